@@ -1,0 +1,34 @@
+import { defineConfig } from 'vitest/config';
+
+// Three levels of tests, one runner: `npm test` runs every project and sums the counts.
+export default defineConfig({
+  esbuild: { jsx: 'automatic' },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.{ts,tsx}', 'test/embedded/**/*.test.{ts,tsx}'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.{ts,tsx}'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // One browser at a time: the machine has two cores.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

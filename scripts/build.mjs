@@ -1,0 +1,47 @@
+// Builds the browser islands and stylesheet into content-hashed files (with a manifest the
+// server reads) and bundles the server. Dependencies stay external to the server bundle.
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+
+const out = path.resolve('dist');
+const publicOut = path.join(out, 'public');
+
+await rm(out, { recursive: true, force: true });
+await mkdir(publicOut, { recursive: true });
+await cp('public', publicOut, { recursive: true, filter: (src) => !src.includes(`${path.sep}styles`) });
+
+const client = await esbuild.build({
+  entryPoints: { main: 'client/main.ts', app: 'public/styles/app.css' },
+  outdir: path.join(publicOut, 'assets'),
+  entryNames: '[name]-[hash]',
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['es2020', 'chrome80', 'safari13'],
+  metafile: true,
+  legalComments: 'none',
+});
+
+const manifest = {};
+for (const [file, meta] of Object.entries(client.metafile.outputs)) {
+  if (!meta.entryPoint) continue;
+  const logical = `${path.basename(meta.entryPoint).replace(/\.(ts|css)$/, '')}${path.extname(file)}`;
+  manifest[logical === 'app.css.css' ? 'app.css' : logical] = `/assets/${path.basename(file)}`;
+}
+await writeFile(path.join(publicOut, 'manifest.json'), JSON.stringify(manifest, null, 2));
+
+await esbuild.build({
+  entryPoints: { server: 'server/main.ts' },
+  outdir: out,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node24',
+  packages: 'external',
+  jsx: 'automatic',
+  sourcemap: true,
+  legalComments: 'none',
+});
+
+console.log(`built: ${Object.entries(manifest).map(([k, v]) => `${k} → ${v}`).join(', ')}`);

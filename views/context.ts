@@ -1,0 +1,25 @@
+import { createContext, useContext } from 'react';
+
+/** What every view may need from the request: language, translations, CSP nonce, CSRF token. */
+export type ViewContext = {
+  lang: string;
+  languages: readonly string[];
+  t: (key: string, options?: Record<string, unknown>) => string;
+  nonce: string;
+  /** Path and query of the current request, for language links and canonical URLs. */
+  url: string;
+  csrfToken?: string;
+  requestId?: string;
+};
+
+export const ViewContextReact = createContext<ViewContext | null>(null);
+
+export function useView(): ViewContext {
+  const value = useContext(ViewContextReact);
+  if (!value) throw new Error('useView() outside a rendered page');
+  return value;
+}
+
+export function useT(): ViewContext['t'] {
+  return useView().t;
+}

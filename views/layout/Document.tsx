@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { useView } from '../context.ts';
+
+export type DocumentAssets = { css: string; js: string };
+
+// Runs before first paint so a stored dark (or auto → dark) theme never flashes light.
+const THEME_BOOTSTRAP =
+  "(function(){try{var t=localStorage.getItem('theme');var d=t==='dark'||(t==='auto'&&matchMedia('(prefers-color-scheme: dark)').matches);document.documentElement.dataset.theme=d?'dark':'light'}catch(e){}})()";
+
+export const FAVICON_VERSION = 2;
+
+export function Document(props: { title: string; canonical: string; assets: DocumentAssets; children: ReactNode }) {
+  const { lang, nonce } = useView();
+  const v = `?v=${FAVICON_VERSION}`;
+  return (
+    <html lang={lang} data-theme="light">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no" />
+        <title>{props.title}</title>
+        <link rel="canonical" href={props.canonical} />
+        <link rel="icon" href={`/favicon.ico${v}`} sizes="32x32" />
+        <link rel="icon" href={`/favicon.svg${v}`} type="image/svg+xml" />
+        <link rel="apple-touch-icon" href={`/apple-touch-icon.png${v}`} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOTSTRAP }} />
+        <link rel="stylesheet" href={props.assets.css} />
+        <script type="module" nonce={nonce} src={props.assets.js} />
+      </head>
+      <body>{props.children}</body>
+    </html>
+  );
+}

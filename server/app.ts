@@ -17,6 +17,7 @@ import { renderPage } from './render.tsx';
 import { cspNonce, securityHeaders } from './security/headers.ts';
 import { healthRoutes } from './routes/health.ts';
 import { testRoutes } from './routes/test-hooks.ts';
+import { mountRoutes } from './routes/index.ts';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 
@@ -65,6 +66,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   app.use(express.json({ limit: '64kb' }));
 
   if (config.ENABLE_TEST_ROUTES) app.use(testRoutes());
+  mountRoutes(app);
 
   app.get('/404', (req, res) => renderPage(req, res, createElement(NotFoundPage), { title: req.t('notFound.title'), status: 404 }));
   app.use((req, res) => renderPage(req, res, createElement(NotFoundPage), { title: req.t('notFound.title'), status: 404 }));

@@ -59,7 +59,8 @@ export function readSingleFile(req: IncomingMessage, res: ServerResponse): Promi
     try {
       bb = busboy({
         headers: req.headers,
-        limits: { files: 1, fileSize: AVATAR_MAX_BYTES, fields: 20, fieldSize: 4096, parts: 24, headerPairs: 20 },
+        // busboy signals 'limit' once a file reaches fileSize bytes, so allow one more and refuse past the maximum.
+        limits: { files: 1, fileSize: AVATAR_MAX_BYTES + 1, fields: 20, fieldSize: 4096, parts: 24, headerPairs: 20 },
       });
     } catch {
       drain(req, res);
@@ -88,6 +89,7 @@ export function readSingleFile(req: IncomingMessage, res: ServerResponse): Promi
       let size = 0;
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
+        if (size > AVATAR_MAX_BYTES) return fail(tooLarge());
         chunks.push(chunk);
       });
       stream.on('limit', () => fail(tooLarge()));

@@ -255,8 +255,8 @@ export function createBackendApp(o: AppOptions): { app: express.Express; purgeDu
   });
 
   route('POST', '/api/auth/sign-up', async (req, res) => {
-    const body = parseBody(schemas.signUp, req.body);
     const ctx = await authenticate(req);
+    const body = parseBody(schemas.signUp, req.body);
     let user = ctx.user;
     const patch: Partial<UserRecord> = {};
     if (body.name && !user.name) patch.name = body.name;
@@ -266,8 +266,8 @@ export function createBackendApp(o: AppOptions): { app: express.Express; purgeDu
   });
 
   route('POST', '/api/auth/sign-out', async (req) => {
-    const body = parseBody(schemas.signOut, req.body);
     const { user } = await authenticate(req, { allowPending: true });
+    const body = parseBody(schemas.signOut, req.body);
     const now = o.now();
     store.updateUser(
       user._id,
@@ -390,8 +390,8 @@ export function createBackendApp(o: AppOptions): { app: express.Express; purgeDu
   });
 
   route('POST', '/api/user/update-identityId', async (req) => {
-    const body = parseBody(schemas.updateIdentityId, req.body);
     const { claims } = await authenticate(req, { autoCreate: false });
+    const body = parseBody(schemas.updateIdentityId, req.body);
     if (body.identityId !== claims.sub) {
       throw new ApiError(403, 'identity_mismatch', 'identityId must be the identity of the bearer token');
     }
@@ -484,8 +484,8 @@ export function createBackendApp(o: AppOptions): { app: express.Express; purgeDu
   }
 
   route('POST', '/api/user/delete-account', async (req) => {
-    const body = parseBody(schemas.deleteAccount, req.body);
     const { user } = await authenticate(req);
+    const body = parseBody(schemas.deleteAccount, req.body);
     // Sign the account out everywhere first; nothing changes if that fails.
     if (o.identityAdmin && user.identityId) await o.identityAdmin.revokeSessions(user.identityId);
     const now = o.now();
@@ -521,8 +521,8 @@ export function createBackendApp(o: AppOptions): { app: express.Express; purgeDu
   });
 
   route('POST', '/api/user/confirm-link-account', async (req) => {
-    const body = parseBody(schemas.confirmLink, req.body);
     const { user } = await authenticate(req);
+    const body = parseBody(schemas.confirmLink, req.body);
     if (!user.email || body.email !== user.email) {
       throw new ApiError(409, 'wrong_account_selected', 'The selected account does not have the email of this account', {
         expectedEmail: user.email,

@@ -1,0 +1,269 @@
+/**
+ * Kratos browser-flow helpers, shared by every flow screen (sign-in, sign-up, verification, recovery,
+ * settings). Every call forwards the browser's cookies (through the request's CookieJar) and relays
+ * every Set-Cookie of the answer — success or error — to our response, Domain stripped.
+ *
+ *   createFlow(req, res, kind, params?)        → KratosAnswer<KratosFlow>   GET /self-service/<kind>/browser
+ *   getFlow(req, res, kind, id)                → KratosAnswer<KratosFlow>   GET /self-service/<kind>/flows?id=
+ *   submitFlow(req, res, kind, id, body)       → SubmitOutcome              POST /self-service/<kind>?flow=
+ *   loadFlow(req, res, kind, id?, params?)     → LoadedFlow                 reuse `id` while valid, else a new flow
+ *   getFlowError(req, res, id)                 → KratosAnswer<{ error }>    GET /self-service/errors?id=
+ *   createLogoutFlow / performLogout           logout flow and its token (contract §11)
+ *
+ * `loadFlow` is what GET handlers use: a missing, expired (410), unknown (404) or foreign (403, CSRF
+ * cookie mismatch: a flow id from another browser) flow is replaced by a fresh one and `restarted` says
+ * why, so the page can redirect to the new id. `session_already_available` comes back as
+ * `{ alreadySignedIn: true }`.
+ *
+ * `submitFlow` classifies the answer (contract §6.4, §7.4, §9, §10):
+ *   success (200 body) · invalid (400 + flow: show messages) · expired (410, with the new flow id) ·
+ *   location (422 browser_location_change_required → redirect_browser_to) · csrf (403) · missing (404) ·
+ *   signed_in (session_already_available) · error (anything else, status + body kept for the mapper).
+ * Network failures (Kratos down) throw; the app's error handler renders the crash page.
+ */
+import type { Request, Response } from 'express';
+import type { AppLocals } from '../locals.ts';
+import { oryClients } from '../ory.ts';
+import { cookieJar, hasSessionCookie, relaySetCookies } from './cookies.ts';
+import {
+  isFlow,
+  type FlowKind,
+  type KratosErrorBody,
+  type KratosFlow,
+  type KratosSession,
+} from './types.ts';
+
+export type KratosAnswer<T> = { ok: true; status: number; data: T } | { ok: false; status: number; data: unknown };
+
+type AxiosLikeResponse = { status: number; data: unknown; headers: Record<string, unknown> };
+type CallOptions = { headers: Record<string, string> };
+
+function isAxiosError(error: unknown): error is { response: AxiosLikeResponse } {
+  return typeof error === 'object' && error !== null && 'response' in error && !!(error as { response?: unknown }).response;
+}
+
+function setCookiesOf(response: AxiosLikeResponse): string[] {
+  const value = response.headers?.['set-cookie'];
+  if (!value) return [];
+  return Array.isArray(value) ? (value as string[]) : [String(value)];
+}
+
+/**
+ * Runs one SDK call with the request's cookies and relays what Kratos sets. Non-2xx answers come back
+ * as `{ ok: false }` instead of throwing, so callers branch on status like the contract does.
+ */
+export async function kratosCall<T>(
+  req: Request,
+  res: Response,
+  call: (options: CallOptions) => Promise<AxiosLikeResponse>,
+): Promise<KratosAnswer<T>> {
+  const jar = cookieJar(req, res);
+  const cookie = jar.header();
+  const headers: Record<string, string> = cookie ? { cookie } : {};
+  // Kratos records the browser's address and agent on sessions and flows.
+  const userAgent = req.headers['user-agent'];
+  if (userAgent) headers['user-agent'] = userAgent;
+  if (req.ip) headers['x-forwarded-for'] = req.ip;
+  let response: AxiosLikeResponse;
+  try {
+    response = await call({ headers });
+  } catch (error) {
+    if (!isAxiosError(error)) throw error;
+    response = error.response;
+  }
+  const setCookies = setCookiesOf(response);
+  if (setCookies.length > 0) {
+    relaySetCookies(res, setCookies);
+    jar.apply(setCookies);
+  }
+  if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, data: response.data as T };
+  return { ok: false, status: response.status, data: response.data };
+}
+
+function frontend(req: Request) {
+  return oryClients((req.app.locals as AppLocals).config).frontend;
+}
+
+export type CreateFlowParams = { returnTo?: string; refresh?: boolean; loginChallenge?: string };
+
+export function createFlow(req: Request, res: Response, kind: FlowKind, params: CreateFlowParams = {}) {
+  const api = frontend(req);
+  const returnTo = params.returnTo;
+  return kratosCall<KratosFlow>(req, res, (options) => {
+    switch (kind) {
+      case 'login':
+        return api.createBrowserLoginFlow({ returnTo, refresh: params.refresh, loginChallenge: params.loginChallenge }, options);
+      case 'registration':
+        return api.createBrowserRegistrationFlow({ returnTo, loginChallenge: params.loginChallenge }, options);
+      case 'recovery':
+        return api.createBrowserRecoveryFlow({ returnTo }, options);
+      case 'verification':
+        return api.createBrowserVerificationFlow({ returnTo }, options);
+      case 'settings':
+        return api.createBrowserSettingsFlow({ returnTo }, options);
+    }
+  });
+}
+
+export function getFlow(req: Request, res: Response, kind: FlowKind, id: string) {
+  const api = frontend(req);
+  return kratosCall<KratosFlow>(req, res, (options) => {
+    switch (kind) {
+      case 'login':
+        return api.getLoginFlow({ id }, options);
+      case 'registration':
+        return api.getRegistrationFlow({ id }, options);
+      case 'recovery':
+        return api.getRecoveryFlow({ id }, options);
+      case 'verification':
+        return api.getVerificationFlow({ id }, options);
+      case 'settings':
+        return api.getSettingsFlow({ id }, options);
+    }
+  });
+}
+
+export type SubmitOutcome =
+  | { type: 'success'; status: number; data: Record<string, unknown> & { continue_with?: KratosFlow['continue_with']; session?: KratosSession } }
+  | { type: 'invalid'; status: number; flow: KratosFlow }
+  | { type: 'expired'; status: number; newFlowId?: string; body: KratosErrorBody }
+  | { type: 'location'; status: number; redirectTo: string; body: KratosErrorBody }
+  | { type: 'csrf'; status: number; body: KratosErrorBody }
+  | { type: 'missing'; status: number; body: KratosErrorBody }
+  | { type: 'signed_in'; status: number; body: unknown }
+  | { type: 'error'; status: number; body: unknown };
+
+export function errorId(body: unknown): string | undefined {
+  return (body as KratosErrorBody | undefined)?.error?.id;
+}
+
+/** Turns a submit answer into the handful of cases a handler acts on. */
+export function classifySubmit(answer: KratosAnswer<unknown>): SubmitOutcome {
+  const { status, data } = answer;
+  if (answer.ok) {
+    // Recovery/verification answer 200 with the flow itself (contract §20.9): a sent code, a wrong code,
+    // or a passed challenge. The caller reads `state` and messages.
+    if (isFlow(data)) return { type: 'invalid', status, flow: data };
+    return { type: 'success', status, data: (data ?? {}) as never };
+  }
+  const id = errorId(data);
+  if (status === 400 && isFlow(data)) {
+    const signedIn = data.ui.messages?.some((message) => message.id === 4000001 && /valid session was detected/i.test(message.text));
+    if (signedIn) return { type: 'signed_in', status, body: data };
+    return { type: 'invalid', status, flow: data };
+  }
+  const body = (data ?? {}) as KratosErrorBody;
+  if (id === 'session_already_available') return { type: 'signed_in', status, body };
+  if (status === 410) return { type: 'expired', status, newFlowId: body.use_flow_id, body };
+  if (status === 422 && body.redirect_browser_to) return { type: 'location', status, redirectTo: body.redirect_browser_to, body };
+  if (status === 403 && id === 'security_csrf_violation') return { type: 'csrf', status, body };
+  if (status === 404) return { type: 'missing', status, body };
+  return { type: 'error', status, body: data };
+}
+
+export async function submitFlow(
+  req: Request,
+  res: Response,
+  kind: FlowKind,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<SubmitOutcome> {
+  const api = frontend(req);
+  const answer = await kratosCall<unknown>(req, res, (options) => {
+    switch (kind) {
+      case 'login':
+        return api.updateLoginFlow({ flow: id, updateLoginFlowBody: body as never }, options);
+      case 'registration':
+        return api.updateRegistrationFlow({ flow: id, updateRegistrationFlowBody: body as never }, options);
+      case 'recovery':
+        return api.updateRecoveryFlow({ flow: id, updateRecoveryFlowBody: body as never }, options);
+      case 'verification':
+        return api.updateVerificationFlow({ flow: id, updateVerificationFlowBody: body as never }, options);
+      case 'settings':
+        return api.updateSettingsFlow({ flow: id, updateSettingsFlowBody: body as never }, options);
+    }
+  });
+  return classifySubmit(answer);
+}
+
+export type RestartReason = 'missing' | 'expired' | 'foreign';
+
+export type LoadedFlow =
+  | { ok: true; flow: KratosFlow; created: boolean; restarted?: RestartReason }
+  | { ok: false; alreadySignedIn: true; status: number; body: unknown }
+  | { ok: false; alreadySignedIn: false; status: number; body: unknown };
+
+const RESTARTABLE: Record<number, RestartReason> = { 404: 'missing', 410: 'expired', 403: 'foreign' };
+
+const FLOW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isFlowId(value: unknown): value is string {
+  return typeof value === 'string' && FLOW_ID.test(value);
+}
+
+/**
+ * The flow to show: `id` while Kratos still serves it, else a new one. Garbage ids never reach Kratos.
+ * A 403 other than the CSRF check (e.g. settings of another identity) is not restarted.
+ */
+export async function loadFlow(
+  req: Request,
+  res: Response,
+  kind: FlowKind,
+  id: unknown,
+  params: CreateFlowParams = {},
+): Promise<LoadedFlow> {
+  let restarted: RestartReason | undefined;
+  if (isFlowId(id)) {
+    const existing = await getFlow(req, res, kind, id);
+    if (existing.ok) return { ok: true, flow: existing.data, created: false };
+    const reason = RESTARTABLE[existing.status];
+    const foreignButNotCsrf = existing.status === 403 && errorId(existing.data) !== 'security_csrf_violation';
+    if (!reason || foreignButNotCsrf) return { ok: false, alreadySignedIn: false, status: existing.status, body: existing.data };
+    restarted = reason;
+  } else if (id !== undefined && id !== '') {
+    restarted = 'missing';
+  }
+  const created = await createFlow(req, res, kind, params);
+  if (created.ok) return { ok: true, flow: created.data, created: true, restarted };
+  if (errorId(created.data) === 'session_already_available') {
+    return { ok: false, alreadySignedIn: true, status: created.status, body: created.data };
+  }
+  return { ok: false, alreadySignedIn: false, status: created.status, body: created.data };
+}
+
+export function getFlowError(req: Request, res: Response, id: string) {
+  const api = frontend(req);
+  return kratosCall<{ id: string; error?: import('./types.ts').KratosErrorObject }>(req, res, (options) =>
+    api.getFlowError({ id }, options),
+  );
+}
+
+/** The signed-in session of this browser, or null. Cached for the request; skipped without a session cookie. */
+export async function whoami(req: Request, res: Response): Promise<KratosSession | null> {
+  if ('kratosSession' in res.locals) return res.locals.kratosSession as KratosSession | null;
+  let session: KratosSession | null = null;
+  if (hasSessionCookie(req)) {
+    const api = frontend(req);
+    const answer = await kratosCall<KratosSession>(req, res, (options) => api.toSession({}, options));
+    if (answer.ok && answer.data?.active !== false) session = answer.data;
+  }
+  res.locals.kratosSession = session;
+  return session;
+}
+
+export function createLogoutFlow(req: Request, res: Response) {
+  const api = frontend(req);
+  return kratosCall<{ logout_url: string; logout_token: string }>(req, res, (options) => api.createBrowserLogoutFlow({}, options));
+}
+
+export function performLogout(req: Request, res: Response, token: string) {
+  const api = frontend(req);
+  return kratosCall<void>(req, res, (options) => api.updateLogoutFlow({ token }, options));
+}
+
+/** The `csrf_token` hidden node's value: every submit body must carry it (contract §1.7). */
+export function flowCsrfToken(flow: KratosFlow): string | undefined {
+  const node = flow.ui.nodes.find((candidate) => candidate.attributes.name === 'csrf_token');
+  const value = node?.attributes.value;
+  return typeof value === 'string' ? value : undefined;
+}

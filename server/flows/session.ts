@@ -1,0 +1,62 @@
+/**
+ * Session helpers and route guards.
+ *
+ *   whoami(req, res)            → KratosSession | null (cached per request; no call without a session cookie)
+ *   requireLogin                → middleware: a guest goes to `/sign-in?return_to=<this page>`
+ *                                 (JSON callers get 401 `{ code: 401, message, meta }`); the session is
+ *                                 left in `res.locals.kratosSession`
+ *   guestOnly                   → middleware: a signed-in user goes on to the allow-listed `return_to`, else `/`
+ *                                 (JSON callers get 400 `{ code: 'session_already_available', … }`)
+ *   sessionEmail(session)       → the identity's e-mail trait, when there is one
+ */
+import type { RequestHandler } from 'express';
+import type { AppLocals } from '../locals.ts';
+import { safeReturnTo } from '../security/return-to.ts';
+import { whoami } from './kratos.ts';
+import { mapIdentityProviderError } from './messages.ts';
+import { errorBody, respondRedirect, wantsJson } from './respond.ts';
+import type { KratosSession } from './types.ts';
+
+export { whoami };
+
+export const SIGN_IN_PATH = '/sign-in';
+
+export const requireLogin: RequestHandler = async (req, res, next) => {
+  try {
+    const session = await whoami(req, res);
+    if (session) return next();
+    if (wantsJson(req)) {
+      const error = mapIdentityProviderError(401, undefined, (key, params) => String(req.t(key, params as never)));
+      return void res.status(401).set('Cache-Control', 'no-store').json(errorBody(error));
+    }
+    const { config } = req.app.locals as AppLocals;
+    const here = new URL(req.originalUrl, config.PUBLIC_URL).href;
+    res.set('Cache-Control', 'no-store').redirect(303, `${SIGN_IN_PATH}?return_to=${encodeURIComponent(here)}`);
+  } catch (error) {
+    next(error);
+  }
+};
+
+export const guestOnly: RequestHandler = async (req, res, next) => {
+  try {
+    const session = await whoami(req, res);
+    if (!session) return next();
+    const { config } = req.app.locals as AppLocals;
+    const target = safeReturnTo(req.query.return_to, config) ?? '/';
+    if (wantsJson(req)) {
+      return void res.status(400).set('Cache-Control', 'no-store').json({
+        code: 'session_already_available',
+        message: String(req.t('flowError.session_already_available')),
+        meta: { redirect_browser_to: target },
+      });
+    }
+    respondRedirect(req, res, target);
+  } catch (error) {
+    next(error);
+  }
+};
+
+export function sessionEmail(session: KratosSession | null | undefined): string | undefined {
+  const email = session?.identity?.traits?.email;
+  return typeof email === 'string' ? email : undefined;
+}

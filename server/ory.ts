@@ -1,0 +1,50 @@
+/**
+ * The Ory SDK clients, built once per app (start-up work, never per request).
+ *
+ * `createOryClients(config)` → `{ frontend, identityAdmin }`:
+ * - `frontend`: `FrontendApi` on KRATOS_PUBLIC_URL, for browser flows and whoami. Calls must forward the
+ *   browser's Cookie header; use the helpers in `server/flows/kratos.ts`, which also relay Set-Cookie.
+ * - `identityAdmin`: `IdentityApi` on KRATOS_ADMIN_URL with the admin API key as bearer (server-side only).
+ *
+ * Both share keep-alive agents: every page render costs at least one call to Kratos, and a fresh TCP
+ * connection per call would dominate the latency of the hot path.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { Configuration, FrontendApi, IdentityApi } from '@ory/client';
+import type { Config } from './config.ts';
+
+export type OryClients = { frontend: FrontendApi; identityAdmin: IdentityApi };
+
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' as const };
+
+export function createOryClients(config: Config): OryClients {
+  const baseOptions = {
+    httpAgent: new http.Agent(AGENT_OPTIONS),
+    httpsAgent: new https.Agent(AGENT_OPTIONS),
+    // Kratos answers redirects only where the contract expects them to be followed (§1.7).
+    maxRedirects: 3,
+    timeout: 10_000,
+  };
+  const frontend = new FrontendApi(new Configuration({ basePath: config.KRATOS_PUBLIC_URL.replace(/\/+$/, ''), baseOptions }));
+  const identityAdmin = new IdentityApi(
+    new Configuration({
+      basePath: config.KRATOS_ADMIN_URL.replace(/\/+$/, ''),
+      accessToken: config.KRATOS_ADMIN_API_KEY || undefined,
+      baseOptions,
+    }),
+  );
+  return { frontend, identityAdmin };
+}
+
+const clientsByConfig = new WeakMap<Config, OryClients>();
+
+/** The clients of this app's configuration, created on first use and then reused. */
+export function oryClients(config: Config): OryClients {
+  let clients = clientsByConfig.get(config);
+  if (!clients) {
+    clients = createOryClients(config);
+    clientsByConfig.set(config, clients);
+  }
+  return clients;
+}

@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+
+/**
+ * The centred card every guest screen sits in (sign-in, sign-up, verification, recovery, errors).
+ * `page` names the screen for styles and tests (`data-page`); `data-clear-storage` asks the islands to
+ * remove those localStorage keys on load (set after a logout).
+ */
+export function AuthCard(props: {
+  page: string;
+  title: ReactNode;
+  subtitle?: ReactNode;
+  clearStorage?: readonly string[];
+  footer?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <main
+      className="page page--auth"
+      data-page={props.page}
+      data-clear-storage={props.clearStorage && props.clearStorage.length > 0 ? props.clearStorage.join(' ') : undefined}
+    >
+      <section className="auth-card">
+        <header className="auth-card__header">
+          <h1 className="auth-card__title">{props.title}</h1>
+          {props.subtitle ? <p className="auth-card__subtitle">{props.subtitle}</p> : null}
+        </header>
+        {props.children}
+        {props.footer ? <footer className="auth-card__footer">{props.footer}</footer> : null}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * The generic Kratos form: renders whatever nodes a flow carries, so a new method or field shows up
+ * without new code. Used by sign-in, sign-up, verification, recovery and settings screens.
+ *
+ *   <FlowForm id="sign-in-form" action="/sign-in?flow=…" ui={flow.ui}
+ *             omit={['traits.loginService']} values={{ identifier: 'a@b.c' }}
+ *             fieldErrors={{ password: ['…'] }} submitLabels={{ 'method:password': 'Sign in' }}
+ *             beforeSubmit={<a href="/forgot-password">…</a>} socialDivider="or" />
+ *
+ * Layout: form-level messages (Alert) → social provider buttons from `oidc`/`saml` nodes → divider →
+ * fields in Kratos's order (hidden ones, csrf_token included, as hidden inputs) → `beforeSubmit` →
+ * submit buttons. Messages sit under their field (see server/flows/messages.ts `placeMessages`).
+ * The form posts to OUR handler (`action`), never to Kratos. `data-island="form"` lets the form island
+ * enhance it (X-Enhance: 1, swap this element by id); without JavaScript it is a plain form post.
+ */
+import type { ReactNode } from 'react';
+import { placeMessages, type Translate } from '../../../server/flows/messages.ts';
+import type { UiContainer, UiNode, UiText } from '../../../server/flows/types.ts';
+import { useT } from '../../context.ts';
+import { Alert } from '../Alert.tsx';
+import { FlowNode, isSubmitNode, nodeKey } from './FlowNode.tsx';
+import { translateText } from './labels.ts';
+
+export type FlowFormProps = {
+  id: string;
+  action: string;
+  ui: UiContainer;
+  /** Node names never rendered (internal traits the app sets itself). */
+  omit?: readonly string[];
+  /** Prefill for inputs Kratos left empty (e.g. the e-mail from `loginHint`). */
+  values?: Readonly<Record<string, string | undefined>>;
+  /** Extra, already translated errors by node name (our validation before Kratos). */
+  fieldErrors?: Readonly<Record<string, readonly string[]>>;
+  /** Extra, already translated form-level errors. */
+  formErrors?: readonly string[];
+  /** Submit labels by `name:value` (e.g. `method:password`), already translated. */
+  submitLabels?: Readonly<Record<string, string>>;
+  /** Node name to focus first (spec `highlight`). */
+  highlight?: string;
+  beforeSubmit?: ReactNode;
+  socialDivider?: string;
+  /** A follow-up link for a form message (e.g. "resend verification" under 4000010). */
+  messageAction?: (message: UiText) => ReactNode;
+  className?: string;
+};
+
+const SOCIAL_GROUPS = new Set(['oidc', 'saml']);
+
+export function isSocialNode(node: UiNode): boolean {
+  return SOCIAL_GROUPS.has(node.group) && isSubmitNode(node);
+}
+
+function alertVariant(type: string): 'error' | 'success' | 'info' {
+  return type === 'error' ? 'error' : type === 'success' ? 'success' : 'info';
+}
+
+function FormMessages(props: { messages: UiText[]; extra: readonly string[]; t: Translate; action?: FlowFormProps['messageAction'] }) {
+  if (props.messages.length === 0 && props.extra.length === 0) return null;
+  return (
+    <div className="flow-form__messages">
+      {props.messages.map((message, index) => (
+        <Alert key={`${message.id}-${index}`} variant={alertVariant(message.type)} data-message-id={message.id}>
+          <p>{translateText(props.t, message)}</p>
+          {props.action?.(message)}
+        </Alert>
+      ))}
+      {props.extra.map((text, index) => (
+        <Alert key={`extra-${index}`} variant="error">
+          <p>{text}</p>
+        </Alert>
+      ))}
+    </div>
+  );
+}
+
+export function FlowForm(props: FlowFormProps) {
+  const t = useT();
+  const omit = new Set(props.omit ?? []);
+  const nodes = props.ui.nodes.filter((node) => !omit.has(node.attributes.name ?? ''));
+  const placed = placeMessages({ ui: { ...props.ui, nodes } });
+  const social = nodes.filter(isSocialNode);
+  const fields = nodes.filter((node) => !isSocialNode(node) && !isSubmitNode(node));
+  const submits = nodes.filter((node) => !isSocialNode(node) && isSubmitNode(node));
+  const highlight = props.highlight && fields.some((node) => node.attributes.name === props.highlight) ? props.highlight : undefined;
+
+  const errorsFor = (node: UiNode): string[] => {
+    const name = node.attributes.name ?? '';
+    const fromKratos = (placed.fields[name] ?? []).map((message) => translateText(t, message));
+    return [...fromKratos, ...(props.fieldErrors?.[name] ?? [])];
+  };
+
+  return (
+    <form
+      id={props.id}
+      className={['flow-form', props.className].filter(Boolean).join(' ')}
+      method="post"
+      action={props.action}
+      data-island="form"
+    >
+      <FormMessages messages={placed.form} extra={props.formErrors ?? []} t={t} action={props.messageAction} />
+      {social.length > 0 ? (
+        <div className="flow-form__social">
+          {social.map((node) => (
+            <FlowNode key={nodeKey(node)} node={node} t={t} errors={[]} />
+          ))}
+        </div>
+      ) : null}
+      {social.length > 0 && props.socialDivider && fields.some((node) => node.attributes.type !== 'hidden') ? (
+        <p className="flow-form__divider">
+          <span>{props.socialDivider}</span>
+        </p>
+      ) : null}
+      {fields.map((node) => (
+        <FlowNode
+          key={nodeKey(node)}
+          node={node}
+          t={t}
+          errors={errorsFor(node)}
+          prefill={props.values?.[node.attributes.name ?? '']}
+          autoFocus={highlight === node.attributes.name}
+        />
+      ))}
+      {props.beforeSubmit}
+      {submits.length > 0 ? (
+        <div className="flow-form__actions">
+          {submits.map((node) => (
+            <FlowNode
+              key={nodeKey(node)}
+              node={node}
+              t={t}
+              errors={[]}
+              label={props.submitLabels?.[`${node.attributes.name}:${String(node.attributes.value ?? '')}`]}
+            />
+          ))}
+        </div>
+      ) : null}
+    </form>
+  );
+}

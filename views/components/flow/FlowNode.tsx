@@ -1,0 +1,151 @@
+/**
+ * One Kratos node → markup, chosen by `attributes.node_type`, then input `type`, then `group`:
+ *   input hidden            → <input type="hidden"> (csrf_token, step-2 traits, method markers)
+ *   input password          → PasswordInput
+ *   input checkbox          → Checkbox
+ *   input submit/button     → Button (oidc/saml group: a provider button `name=provider value=<id>`)
+ *   input other types       → TextInput (text, email, tel, url, number, date…)
+ *   a                       → link button; text → paragraph; img → image
+ *   script, div, unknown    → nothing (WebAuthn scripts would need their own island and CSP review)
+ */
+import type { Translate } from '../../../server/flows/messages.ts';
+import type { UiNode } from '../../../server/flows/types.ts';
+import { Button } from '../Button.tsx';
+import { Checkbox } from '../Checkbox.tsx';
+import { PasswordInput } from '../PasswordInput.tsx';
+import { TextInput } from '../TextInput.tsx';
+import { nodeLabel, providerName, translateText } from './labels.ts';
+
+export function isSubmitNode(node: UiNode): boolean {
+  const type = node.attributes.type;
+  return node.attributes.node_type === 'input' && (type === 'submit' || type === 'button');
+}
+
+export function nodeKey(node: UiNode): string {
+  const a = node.attributes;
+  return `${node.group}:${a.name ?? a.id ?? a.node_type}:${a.type === 'submit' ? String(a.value ?? '') : ''}`;
+}
+
+/** A DOM id that is stable per node and safe in CSS selectors (`traits.email` → `field-traits-email`). */
+export function fieldId(name: string): string {
+  return `field-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+}
+
+function stringValue(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'string' ? value : String(value);
+}
+
+// Providers we have a brand style for; others get the neutral social style.
+const KNOWN_PROVIDERS = new Set(['google', 'microsoft', 'dropbox', 'apple']);
+
+export type FlowNodeProps = {
+  node: UiNode;
+  t: Translate;
+  /** Translated errors to show under the field. */
+  errors: readonly string[];
+  prefill?: string;
+  autoFocus?: boolean;
+  /** Overrides the submit button's label. */
+  label?: string;
+};
+
+export function FlowNode(props: FlowNodeProps) {
+  const { node, t } = props;
+  const a = node.attributes;
+  switch (a.node_type) {
+    case 'input':
+      break;
+    case 'a':
+      return (
+        <Button href={a.href ?? '#'} variant="PRIMARY" fullWidth id={a.id}>
+          {translateText(t, a.title)}
+        </Button>
+      );
+    case 'text':
+      return (
+        <p className="flow-form__text" id={a.id}>
+          {translateText(t, a.text)}
+        </p>
+      );
+    case 'img':
+      return a.src ? <img className="flow-form__image" src={a.src} id={a.id} width={a.width} height={a.height} alt={nodeLabel(t, node)} /> : null;
+    default:
+      return null;
+  }
+
+  const name = a.name ?? '';
+  const value = stringValue(a.value);
+  const error = props.errors.length > 0 ? props.errors.join(' ') : undefined;
+
+  if (a.type === 'hidden') return <input type="hidden" name={name} value={value ?? ''} />;
+
+  if (isSubmitNode(node)) {
+    const social = node.group === 'oidc' || node.group === 'saml';
+    if (social) {
+      const provider = String(a.value ?? '');
+      const brand = KNOWN_PROVIDERS.has(provider) ? provider : 'other';
+      return (
+        <Button
+          type="submit"
+          variant="SECONDARY"
+          fullWidth
+          name={name}
+          value={provider}
+          disabled={a.disabled}
+          formNoValidate
+          className={`btn--social btn--social-${brand}`}
+          data-provider={provider}
+        >
+          {nodeLabel(t, node) || providerName(node)}
+        </Button>
+      );
+    }
+    // Kratos's "Back" (screen=previous) and "Resend code" must not be blocked by empty required fields.
+    const secondary = name === 'screen' || (node.group === 'code' && name !== 'method');
+    return (
+      <Button
+        type="submit"
+        variant={secondary ? 'TERTIARY' : 'PRIMARY'}
+        fullWidth
+        name={name}
+        value={value}
+        disabled={a.disabled}
+        formNoValidate={secondary || undefined}
+      >
+        {props.label ?? nodeLabel(t, node)}
+      </Button>
+    );
+  }
+
+  const id = fieldId(name);
+  const label = nodeLabel(t, node);
+  if (a.type === 'checkbox') {
+    return (
+      <Checkbox
+        id={id}
+        name={name}
+        value="true"
+        label={label}
+        checked={value === 'true'}
+        error={error}
+        required={a.required}
+        disabled={a.disabled}
+      />
+    );
+  }
+  const shared = {
+    id,
+    name,
+    label,
+    error,
+    required: a.required,
+    disabled: a.disabled,
+    autoComplete: a.autocomplete,
+    maxLength: a.maxlength,
+    pattern: a.pattern,
+    autoFocus: props.autoFocus || undefined,
+  };
+  if (a.type === 'password') return <PasswordInput {...shared} />;
+  return <TextInput {...shared} type={a.type ?? 'text'} defaultValue={value || props.prefill || undefined} />;
+}

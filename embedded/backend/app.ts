@@ -56,12 +56,12 @@ const loginService = z
 
 const schemas = {
   forgotPassword: z.object({ email }),
-  signUp: z.object({ name: z.string().trim().min(1).max(100).optional(), loginService: loginService.optional() }),
+  signUp: z.object({ name: z.string().trim().min(1).max(32).optional(), loginService: loginService.optional() }),
   signOut: z.object({ loginService: loginService.optional() }),
   signUpInvitation: z.object({
     token: z.string().min(1).max(200),
     password: z.string().min(8).max(72),
-    name: z.string().trim().min(1).max(100).optional(),
+    name: z.string().trim().min(1).max(32).optional(),
   }),
   updateIdentityId: z.object({ identityId: z.string().min(1).max(200) }),
   forgetLastAccess: z.object({ email: email.optional() }),
@@ -311,7 +311,7 @@ export function createBackendApp(o: AppOptions): { app: express.Express; purgeDu
     }
     let identityId: string;
     try {
-      const traits: Record<string, unknown> = { email: inv.email };
+      const traits: Record<string, unknown> = { email: inv.email, loginService: 'EMAIL_PASSWORD' };
       if (body.name) traits.name = body.name;
       const created = await admin.createIdentity({
         schema_id: o.identitySchemaId,
@@ -359,13 +359,14 @@ export function createBackendApp(o: AppOptions): { app: express.Express; purgeDu
   });
 
   route('POST', '/api/auth/forget-last-access-account', async (req) => {
-    const body = parseBody(schemas.forgetLastAccess, req.body);
     const now = o.now();
     if (req.get('authorization')) {
       const { user } = await authenticate(req, { allowPending: true });
+      parseBody(schemas.forgetLastAccess, req.body);
       store.updateUser(user._id, { lastAccessAccount: null }, now);
       return { ok: true };
     }
+    const body = parseBody(schemas.forgetLastAccess, req.body);
     if (!body.email) throw badRequest('invalid_body', 'Send a bearer token or an email');
     store.tx(() => {
       for (const u of store.usersByEmail(body.email!)) store.updateUser(u._id, { lastAccessAccount: null }, now);

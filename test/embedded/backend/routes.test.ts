@@ -130,7 +130,7 @@ describe('backend stand-in: spec §7 routes', () => {
       expect(create?.auth).toBe(`Bearer ${ADMIN_KEY}`);
       expect(create?.body).toEqual({
         schema_id: 'default',
-        traits: { email: 'invitee@example.com', name: 'Invitee' },
+        traits: { email: 'invitee@example.com', name: 'Invitee', loginService: 'EMAIL_PASSWORD' },
         state: 'active',
         credentials: { password: { config: { password: 'correct horse battery' } } },
         verifiable_addresses: [{ value: 'invitee@example.com', verified: true, via: 'email', status: 'completed' }],

@@ -1,10 +1,14 @@
 // Builds the browser islands and stylesheet into content-hashed files (with a manifest the
 // server reads) and bundles the server. Dependencies stay external to the server bundle.
+// `--outdir <dir>` builds elsewhere than dist/ (tests build into a temporary directory, so they
+// never race another process reading dist/).
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
 
-const out = path.resolve('dist');
+const { values: args } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' } } });
+const out = path.resolve(args.outdir);
 const publicOut = path.join(out, 'public');
 
 await rm(out, { recursive: true, force: true });

@@ -2,34 +2,47 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { handle as i18nHandle } from 'i18next-http-middleware';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { createElement } from 'react';
-import { CrashPage } from '../views/pages/CrashPage.tsx';
-import { NotFoundPage } from '../views/pages/NotFoundPage.tsx';
 import { loadManifest } from './assets.ts';
 import type { Config } from './config.ts';
+import { errorResponder, notFound } from './http-errors.ts';
 import { createI18n } from './i18n.ts';
 import type { AppLocals } from './locals.ts';
-import { renderPage } from './render.tsx';
-import { cspNonce, securityHeaders } from './security/headers.ts';
+import { logSerializers } from './logger.ts';
 import { healthRoutes } from './routes/health.ts';
-import { testRoutes } from './routes/test-hooks.ts';
 import { mountRoutes } from './routes/index.ts';
+import { testRoutes } from './routes/test-hooks.ts';
+import { cspNonce, securityHeaders } from './security/headers.ts';
+import { createSession } from './session.ts';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
+const BODY_LIMIT = '64kb';
+const PROBES = new Set(['/healthz', '/readyz']);
+
+// Dynamic answers (pages, JSON, redirects) are never cached: they may carry a CSRF token or
+// personal data. Mounted after the static files, which set their own Cache-Control.
+const noStoreByDefault: RequestHandler = (req, res, next) => {
+  res.set('Cache-Control', 'no-store');
+  // Once shutdown has begun, a kept-alive connection is closed after its current answer.
+  if ((req.app.locals as AppLocals).shuttingDown) res.set('Connection', 'close');
+  next();
+};
 
 export async function createApp(config: Config, logger: Logger): Promise<Express> {
   const app = express();
   const manifest = loadManifest(config.ASSETS_DIR);
+  const session = createSession(config, logger);
   const locals: AppLocals = {
     config,
     logger,
-    i18n: await createI18n(config.LANGUAGES, config.DEFAULT_LANGUAGE),
+    i18n: await createI18n(config.LANGUAGES, config.DEFAULT_LANGUAGE, config.LOCALES_DIR),
     assets: { css: manifest['app.css'] ?? '', js: manifest['main.js'] ?? '' },
     shuttingDown: false,
+    readiness: [{ name: 'session-store', check: session.isReady }],
+    onShutdown: [session.close],
   };
   Object.assign(app.locals, locals);
 
@@ -45,39 +58,35 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      // Only the path: query strings may carry flow ids, codes or tokens.
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, path: String(req.url).split('?')[0] }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
+      serializers: logSerializers,
+      customLogLevel: (_req, res, error) =>
+        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      // Probes hit every few seconds; their answers are not worth a log line each.
+      autoLogging: { ignore: (req) => PROBES.has(String(req.url).split('?')[0] ?? '') },
     }),
   );
   app.use(cspNonce, securityHeaders(config));
-  app.use(compression());
+  app.use(compression({ threshold: 512 }));
 
   const assetsDir = path.resolve(config.ASSETS_DIR);
-  app.use('/assets', express.static(path.join(assetsDir, 'assets'), { immutable: true, maxAge: '365d', index: false }));
-  app.use(express.static(assetsDir, { maxAge: '1d', index: false, ignore: ['manifest.json'] } as never));
+  // Content-hashed names: a changed file gets a new URL, so a year of immutable caching is safe.
+  app.use('/assets', express.static(path.join(assetsDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: true }));
+  const publicFiles = express.static(assetsDir, { maxAge: '1d', index: false });
+  app.use((req, res, next) => (req.path === '/manifest.json' ? next() : publicFiles(req, res, next)));
+  app.use(noStoreByDefault);
 
   app.use(healthRoutes());
   app.use(cookieParser());
   app.use(i18nHandle(locals.i18n));
-  app.use(express.urlencoded({ extended: false, limit: '64kb' }));
-  app.use(express.json({ limit: '64kb' }));
+  app.use(session.middleware);
+  app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 200 }));
+  app.use(express.json({ limit: BODY_LIMIT }));
 
   if (config.ENABLE_TEST_ROUTES) app.use(testRoutes());
   mountRoutes(app);
 
-  app.get('/404', (req, res) => renderPage(req, res, createElement(NotFoundPage), { title: req.t('notFound.title'), status: 404 }));
-  app.use((req, res) => renderPage(req, res, createElement(NotFoundPage), { title: req.t('notFound.title'), status: 404 }));
-
-  const onError: ErrorRequestHandler = (error, req, res, _next) => {
-    const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
-    if (status === 500) req.log.error({ err: error }, 'unhandled error');
-    if (res.headersSent) return void res.end();
-    if (status !== 500) return renderPage(req, res, createElement(NotFoundPage), { title: req.t('notFound.title'), status });
-    renderPage(req, res, createElement(CrashPage), { title: req.t('crash.title'), status: 500 });
-  };
-  app.use(onError);
+  // Everything unmatched, /404 itself included, is the 404 page.
+  app.use(notFound);
+  app.use(errorResponder);
   return app;
 }

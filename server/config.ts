@@ -3,6 +3,9 @@ import { z } from 'zod';
 // Development-only secret: production refuses to start with it (see loadConfig).
 export const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me-0123456789';
 
+export const SUPPORTED_LANGUAGES = ['en', 'vi', 'fr', 'pt', 'es'] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+
 const list = (fallback: string) =>
   z
     .string()
@@ -14,9 +17,23 @@ const list = (fallback: string) =>
         .filter(Boolean),
     );
 
-const optionalUrl = z.preprocess((value) => (value === '' ? undefined : value), z.url().optional());
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1');
 
-export const SUPPORTED_LANGUAGES = ['en', 'vi', 'fr', 'pt', 'es'] as const;
+const milliseconds = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+
+// Express's "trust proxy": a hop count, true/false, or a list of addresses and subnet names.
+const trustProxy = z
+  .string()
+  .default('loopback')
+  .transform((value): boolean | number | string => {
+    if (value === 'true') return true;
+    if (value === 'false') return false;
+    return /^\d+$/.test(value) ? Number(value) : value;
+  });
 
 /** Every environment variable the app reads. The README's configuration table mirrors this schema. */
 export const envSchema = z.object({
@@ -26,24 +43,25 @@ export const envSchema = z.object({
   PUBLIC_URL: z.url().default('http://localhost:3000'),
   ACCOUNT_HOST: z.string().default(''),
   KRATOS_PUBLIC_URL: z.url().default('http://localhost:4433'),
+  KRATOS_BROWSER_URL: z.url().optional(),
   KRATOS_ADMIN_URL: z.url().default('http://localhost:4434'),
   KRATOS_ADMIN_API_KEY: z.string().default(''),
-  HYDRA_ADMIN_URL: optionalUrl,
+  HYDRA_PUBLIC_URL: z.url().optional(),
+  HYDRA_ADMIN_URL: z.url().optional(),
   BACKEND_URL: z.url().default('http://localhost:4500'),
-  DOCUMENT_APP_URL: optionalUrl,
+  DOCUMENT_APP_URL: z.url().optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),
-  REDIS_URL: optionalUrl,
+  REDIS_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LANGUAGES: list(SUPPORTED_LANGUAGES.join(',')).pipe(z.array(z.enum(SUPPORTED_LANGUAGES)).min(1)),
   DEFAULT_LANGUAGE: z.enum(SUPPORTED_LANGUAGES).default('en'),
   ALLOWED_RETURN_URLS: list(''),
   ASSETS_DIR: z.string().default('dist/public'),
-  TRUST_PROXY: z.string().default('loopback'),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  ENABLE_TEST_ROUTES: z
-    .enum(['true', 'false', ''])
-    .default('')
-    .transform((value) => value === 'true'),
+  LOCALES_DIR: z.string().default('locales'),
+  TRUST_PROXY: trustProxy,
+  SHUTDOWN_DELAY_MS: milliseconds(0),
+  SHUTDOWN_TIMEOUT_MS: milliseconds(10_000),
+  ENABLE_TEST_ROUTES: flag(false),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -51,33 +69,53 @@ export type Env = z.infer<typeof envSchema>;
 export type Config = Env & {
   /** Allowed `return_to` origins and path prefixes, always including the app itself. */
   allowedReturnUrls: URL[];
+  /** Where browsers reach the identity service (KRATOS_BROWSER_URL, else KRATOS_PUBLIC_URL). */
+  kratosBrowserUrl: string;
   isProduction: boolean;
 };
 
 export class ConfigError extends Error {}
 
-/** Parses the environment; throws ConfigError with one line that names the variable. */
+const fail = (variable: string, message: string): never => {
+  throw new ConfigError(`Invalid configuration: ${variable}: ${message}`);
+};
+
+/**
+ * Parses the environment. Throws ConfigError whose message is one line naming every bad variable
+ * (main.ts prints it and exits 1, without a stack). An empty variable counts as unset.
+ */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const variable = String(issue.path[0] ?? 'environment');
-    throw new ConfigError(`Invalid configuration: ${variable}: ${issue.message}`);
+    const problems = parsed.error.issues.map((issue) => {
+      const message = issue.message.replace(/\s+/g, ' ');
+      return `${String(issue.path[0] ?? 'environment')}: ${message}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const values = parsed.data;
   const isProduction = values.NODE_ENV === 'production';
   if (isProduction && values.SESSION_SECRET === DEV_SESSION_SECRET) {
-    throw new ConfigError('Invalid configuration: SESSION_SECRET: the development default is refused in production');
+    fail('SESSION_SECRET', 'the development default is refused in production; set a random secret of 32+ characters');
   }
   if (isProduction && values.ENABLE_TEST_ROUTES) {
-    throw new ConfigError('Invalid configuration: ENABLE_TEST_ROUTES: test routes are refused in production');
+    fail('ENABLE_TEST_ROUTES', 'test routes are refused in production');
+  }
+  if (!values.LANGUAGES.includes(values.DEFAULT_LANGUAGE)) {
+    fail('DEFAULT_LANGUAGE', `must be one of LANGUAGES (${values.LANGUAGES.join(', ')})`);
   }
   const allowedReturnUrls = [values.PUBLIC_URL, ...values.ALLOWED_RETURN_URLS].map((value) => {
     try {
       return new URL(value);
     } catch {
-      throw new ConfigError(`Invalid configuration: ALLOWED_RETURN_URLS: not a URL: ${value}`);
+      return fail('ALLOWED_RETURN_URLS', `not a URL: ${value}`);
     }
   });
-  return { ...values, allowedReturnUrls, isProduction };
+  return {
+    ...values,
+    allowedReturnUrls,
+    kratosBrowserUrl: values.KRATOS_BROWSER_URL ?? values.KRATOS_PUBLIC_URL,
+    isProduction,
+  };
 }

@@ -19,10 +19,14 @@ export function loadResources(languages: readonly string[], localesDir = 'locale
   return resources;
 }
 
-export async function createI18n(languages: readonly string[], defaultLanguage: string): Promise<I18n> {
+export async function createI18n(
+  languages: readonly string[],
+  defaultLanguage: string,
+  localesDir = 'locales',
+): Promise<I18n> {
   const instance = i18next.createInstance();
   await instance.use(LanguageDetector).init({
-    resources: loadResources(languages) as never,
+    resources: loadResources(languages, localesDir) as never,
     supportedLngs: [...languages],
     fallbackLng: defaultLanguage,
     ns: [...NAMESPACES],

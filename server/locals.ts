@@ -3,6 +3,9 @@ import type { i18n as I18n } from 'i18next';
 import type { Config } from './config.ts';
 import type { DocumentAssets } from '../views/layout/Document.tsx';
 
+/** A dependency readiness waits for: `check` resolves true when it can serve. */
+export type ReadinessCheck = { name: string; check(): boolean | Promise<boolean> };
+
 /** What createApp() puts on app.locals for routes and helpers. */
 export type AppLocals = {
   config: Config;
@@ -11,4 +14,8 @@ export type AppLocals = {
   assets: DocumentAssets;
   /** Flips to true on SIGTERM: readiness answers 503 from then on. */
   shuttingDown: boolean;
+  /** Probed by /readyz; features add theirs (e.g. an upstream ping) with `readiness.push(...)`. */
+  readiness: ReadinessCheck[];
+  /** Run by main.ts after the last in-flight request, to release connections and timers. */
+  onShutdown: Array<() => Promise<void>>;
 };

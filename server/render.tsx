@@ -5,13 +5,26 @@ import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
 import type { AppLocals } from './locals.ts';
 
+type Translate = ViewContext['t'];
+
+/**
+ * The request's translator. Falls back to the default language when the i18n middleware has not
+ * run, which happens only for errors raised before it (error pages must still render).
+ */
+export function translatorFor(req: Request, _res?: Response): Translate {
+  if (typeof req.t === 'function') return (key, options) => String(req.t(key, options as never));
+  const locals = req.app.locals as AppLocals;
+  const fixed = locals.i18n.getFixedT(locals.config.DEFAULT_LANGUAGE);
+  return (key, options) => String(fixed(key, options as never));
+}
+
 /** Builds the per-request view context from what the middleware put on req/res. */
 export function viewContext(req: Request, res: Response): ViewContext {
   const locals = req.app.locals as AppLocals;
   return {
     lang: req.language ?? locals.config.DEFAULT_LANGUAGE,
     languages: locals.config.LANGUAGES,
-    t: (key, options) => String(req.t(key, options as never)),
+    t: translatorFor(req),
     nonce: String(res.locals.cspNonce ?? ''),
     url: req.originalUrl,
     csrfToken: res.locals.csrfToken as string | undefined,

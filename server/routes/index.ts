@@ -1,5 +1,7 @@
 import type { Express } from 'express';
 import { swaggerRoutes } from './swagger.ts';
+import { languageRoutes } from './language.ts';
+import { signInRoutes } from './sign-in.ts';
 
 /**
  * Mounts every feature router, before the 404 handler. One line per feature: adding a screen
@@ -7,5 +9,6 @@ import { swaggerRoutes } from './swagger.ts';
  */
 export function mountRoutes(app: Express): void {
   app.use(swaggerRoutes());
-  void app;
+  app.use(languageRoutes());
+  app.use(signInRoutes());
 }

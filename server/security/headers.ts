@@ -17,13 +17,18 @@ export const cspNonce: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/**
+ * Where our forms may post or be redirected after posting: ourselves, the identity service as the
+ * browser sees it (Kratos flow forms post there and it redirects on), allowed return URLs, the OAuth2
+ * provider and the social providers Kratos redirects to.
+ */
 export function formActionSources(config: Config): string[] {
   const origins = new Set<string>([
-    new URL(config.KRATOS_PUBLIC_URL).origin,
+    new URL(config.kratosBrowserUrl).origin,
     ...config.allowedReturnUrls.map((url) => url.origin),
     ...SOCIAL_PROVIDER_ORIGINS,
   ]);
-  if (config.HYDRA_ADMIN_URL) origins.add(new URL(config.HYDRA_ADMIN_URL).origin);
+  if (config.HYDRA_PUBLIC_URL) origins.add(new URL(config.HYDRA_PUBLIC_URL).origin);
   if (config.DOCUMENT_APP_URL) origins.add(new URL(config.DOCUMENT_APP_URL).origin);
   return ["'self'", ...origins];
 }
@@ -53,6 +58,8 @@ export function securityHeaders(config: Config): RequestHandler {
     referrerPolicy: { policy: 'same-origin' },
     crossOriginOpenerPolicy: { policy: 'same-origin' },
     crossOriginEmbedderPolicy: false,
+    // Legacy twin of frame-ancestors 'none' for browsers that predate CSP level 2.
+    xFrameOptions: { action: 'deny' },
     xPoweredBy: false,
   });
 }

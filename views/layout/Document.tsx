@@ -23,8 +23,8 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         <link rel="icon" href={`/favicon.svg${v}`} type="image/svg+xml" />
         <link rel="apple-touch-icon" href={`/apple-touch-icon.png${v}`} />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOTSTRAP }} />
-        <link rel="stylesheet" href={props.assets.css} />
-        <script type="module" nonce={nonce} src={props.assets.js} />
+        {props.assets.css ? <link rel="stylesheet" href={props.assets.css} /> : null}
+        {props.assets.js ? <script type="module" nonce={nonce} src={props.assets.js} /> : null}
       </head>
       <body>{props.children}</body>
     </html>

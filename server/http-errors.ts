@@ -1,0 +1,78 @@
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import { createElement } from 'react';
+import { CrashPage } from '../views/pages/CrashPage.tsx';
+import { NotFoundPage } from '../views/pages/NotFoundPage.tsx';
+import { RequestErrorPage } from '../views/pages/RequestErrorPage.tsx';
+import { renderPage, translatorFor } from './render.tsx';
+
+/** An error a handler throws (or passes to next) to answer with a translated 4xx. */
+export type HttpError = Error & { status: number; code: string; messageKey: string };
+
+export function httpError(status: number, code: string, messageKey: string): HttpError {
+  return Object.assign(new Error(code), { status, code, messageKey });
+}
+
+// Client errors by status: the JSON `code` and the locale section holding `title` and `text`.
+// Body parsers raise 400 (malformed), 413 (too large) and 415 (unsupported charset or encoding).
+const CLIENT_ERRORS: Record<number, { code: string; messageKey: string }> = {
+  400: { code: 'bad_request', messageKey: 'httpError.badRequest' },
+  403: { code: 'forbidden', messageKey: 'httpError.forbidden' },
+  404: { code: 'not_found', messageKey: 'notFound' },
+  405: { code: 'method_not_allowed', messageKey: 'httpError.badRequest' },
+  413: { code: 'payload_too_large', messageKey: 'httpError.payloadTooLarge' },
+  415: { code: 'unsupported_media_type', messageKey: 'httpError.unsupportedMediaType' },
+  429: { code: 'too_many_requests', messageKey: 'httpError.tooManyRequests' },
+};
+
+/** Integrators ask for JSON; browsers (and form posts without an Accept header) get HTML. */
+export function wantsJson(req: Request): boolean {
+  return req.accepts(['html', 'json']) === 'json';
+}
+
+function statusOf(error: unknown): number {
+  const candidate = (error as { status?: unknown; statusCode?: unknown } | null)?.status ??
+    (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof candidate === 'number' && candidate >= 400 && candidate < 500 ? candidate : 500;
+}
+
+function answer(req: Request, res: Response, status: number, code: string, messageKey: string): void {
+  const t = translatorFor(req, res);
+  const requestId = String(req.id ?? '');
+  res.set('Cache-Control', 'no-store');
+  if (wantsJson(req)) {
+    const textKey = status === 500 ? 'crash.text' : `${messageKey}.text`;
+    res.status(status).json({ code, message: t(textKey), meta: { requestId } });
+    return;
+  }
+  if (status === 500) return renderPage(req, res, createElement(CrashPage), { title: t('crash.title'), status });
+  if (status === 404) return renderPage(req, res, createElement(NotFoundPage), { title: t('notFound.title'), status });
+  renderPage(req, res, createElement(RequestErrorPage, { messageKey }), { title: t(`${messageKey}.title`), status });
+}
+
+/** Unknown paths: the 404 page (or a JSON 404). */
+export const notFound: RequestHandler = (req, res) => answer(req, res, 404, 'not_found', 'notFound');
+
+/**
+ * The last middleware. Client errors (our httpError, body-parser and router errors) get their own
+ * status and a translated explanation; anything else is logged with its stack and answered with the
+ * crash screen, which shows the request id but never the error itself.
+ */
+export const errorResponder: ErrorRequestHandler = (error, req, res, _next) => {
+  const status = statusOf(error);
+  // pino-http writes the request's one log line, with this error and its stack, when it finishes.
+  if (status === 500) (res as Response & { err?: unknown }).err = error;
+  else req.log?.info({ status, reason: (error as { type?: string }).type ?? (error as Partial<HttpError>).code }, 'client error');
+  // A response already under way cannot become an error page: cut it so the client sees it failed.
+  if (res.headersSent) return void res.destroy();
+  try {
+    const own = error as Partial<HttpError>;
+    const known = CLIENT_ERRORS[status] ?? CLIENT_ERRORS[400]!;
+    const code = status === 500 ? 'internal_error' : (own.messageKey && own.code) || known.code;
+    answer(req, res, status, code, own.messageKey ?? known.messageKey);
+  } catch (renderError) {
+    // The error page itself failed: still answer, plainly, rather than leave the request hanging.
+    req.log?.error({ err: renderError }, 'error page failed to render');
+    if (!res.headersSent) res.status(status).type('text').send(status === 500 ? 'Internal Server Error' : 'Bad Request');
+    else res.destroy();
+  }
+};

@@ -1,0 +1,71 @@
+/**
+ * CSRF protection for the app's OWN forms (logout, profile settings, language-free state changes…),
+ * with the synchronizer-token pattern of `csrf-sync`: the token lives in our server-side session
+ * (server/session.ts) and every state-changing request must send it back.
+ * Kratos flow forms are NOT covered here: they carry Kratos's own `csrf_token` and Kratos checks it.
+ *
+ * Exports:
+ * - `provideCsrfToken`  GET middleware: puts the token in `res.locals.csrfToken`; views read it through
+ *                       useView().csrfToken and render `<input type="hidden" name="_csrf" value=…>`.
+ * - `requireCsrf`       POST/PUT/PATCH/DELETE middleware: accepts the token from the body field `_csrf`
+ *                       or the `x-csrf-token` header; otherwise 403 (translated page, or JSON
+ *                       `{ code: 'csrf_invalid', message }` for `Accept: application/json`).
+ * - `isCsrfTokenValid(req, token)`  the same check for handlers that parse their own body (multipart
+ *                       uploads with busboy): read `_csrf` from the stream, then call this.
+ * - `rotateCsrfToken(req)` a fresh token, e.g. after sign-in or sign-out.
+ * - `CSRF_FIELD`, `CSRF_HEADER` the field and header names.
+ *
+ * Usage: `router.get('/profile-settings', provideCsrfToken, show)` and
+ *        `router.post('/profile-settings', requireCsrf, save)`.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import { csrfSync } from 'csrf-sync';
+import { httpError } from '../http-errors.ts';
+
+export const CSRF_FIELD = '_csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function tokenFromRequest(req: Request): string | undefined {
+  const fromBody = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
+  if (typeof fromBody === 'string') return fromBody;
+  const fromHeader = req.headers[CSRF_HEADER];
+  return typeof fromHeader === 'string' ? fromHeader : undefined;
+}
+
+// 32 random bytes (64 hex characters) per session; csrf-sync generates and stores it.
+const csrf = csrfSync({ size: 32, getTokenFromRequest: tokenFromRequest });
+
+function assertSession(req: Request): void {
+  if (!req.session) throw new Error('CSRF protection needs the session middleware (server/session.ts) before it');
+}
+
+/** Compares in constant time, so the token cannot be guessed byte by byte from response timings. */
+export function isCsrfTokenValid(req: Request, token: unknown): boolean {
+  assertSession(req);
+  const expected = csrf.getTokenFromState(req);
+  if (typeof token !== 'string' || typeof expected !== 'string') return false;
+  const a = Buffer.from(token);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export const provideCsrfToken: RequestHandler = (req, res, next) => {
+  assertSession(req);
+  res.locals.csrfToken = csrf.generateToken(req);
+  next();
+};
+
+export const requireCsrf: RequestHandler = (req, _res, next) => {
+  if (SAFE_METHODS.has(req.method)) return next();
+  if (isCsrfTokenValid(req, tokenFromRequest(req))) return next();
+  req.log?.warn({ method: req.method, path: req.path }, 'csrf token missing or invalid');
+  next(httpError(403, 'csrf_invalid', 'httpError.csrfInvalid'));
+};
+
+export function rotateCsrfToken(req: Request): string {
+  assertSession(req);
+  return csrf.generateToken(req, true);
+}

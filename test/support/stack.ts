@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
-import { startIdentity } from '../../embedded/identity/index.ts';
+import { startIdentity, type StartIdentityOptions } from '../../embedded/identity/index.ts';
 import { startBackend } from '../../embedded/backend/index.ts';
 
 export type Stack = {
@@ -19,12 +19,21 @@ export type Stack = {
  * talking to them over HTTP exactly as in production. The app's port is taken first because the
  * identity service needs the app's URL for its ui_url and allowed_return_urls settings.
  */
-export async function startStack(options: { env?: Record<string, string> } = {}): Promise<Stack> {
+export async function startStack(
+  options: { env?: Record<string, string>; identityConfig?: StartIdentityOptions['config'] } = {},
+): Promise<Stack> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const identity = await startIdentity({ publicPort: 0, adminPort: 0, database: ':memory:', appUrl, fastHashing: true });
+  const identity = await startIdentity({
+    publicPort: 0,
+    adminPort: 0,
+    database: ':memory:',
+    appUrl,
+    argon2: { memory: 1024, iterations: 1, parallelism: 1 },
+    config: options.identityConfig,
+  });
   const backend = await startBackend({
     port: 0,
     database: ':memory:',

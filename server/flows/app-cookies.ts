@@ -1,0 +1,60 @@
+/**
+ * The app's own cookies around sign-in and logout (spec §3, §9):
+ *
+ *   LAST_ACCESS_ACCOUNT        `last_access_account`: the last signed-in e-mail (and name), offered on
+ *                              the sign-in page; JSON, HttpOnly, 360 days
+ *   readLastAccount(req) / rememberLastAccount(res, config, account) / forgetLastAccount(res, config)
+ *   authCookieName(config)     the authentication cookie: `auth_token` in production, `auth_token_<env>` otherwise
+ *   googleTokenCookieName(config) the Google access token cookie: `google_access_token[_<env>]`
+ *   clearAuthCookies(res, config) expires both (logout)
+ */
+import type { Request, Response } from 'express';
+import type { Config } from '../config.ts';
+
+export const LAST_ACCESS_ACCOUNT = 'last_access_account';
+const COOKIE_DAYS_MS = 360 * 24 * 60 * 60 * 1000;
+const EMAIL_SHAPE = /^[^\s@<>]{1,200}@[^\s@<>]{1,255}$/;
+
+export type LastAccount = { email: string; name?: string };
+
+function envSuffix(config: Pick<Config, 'isProduction' | 'NODE_ENV'>): string {
+  return config.isProduction ? '' : `_${config.NODE_ENV}`;
+}
+
+export function authCookieName(config: Pick<Config, 'isProduction' | 'NODE_ENV'>): string {
+  return `auth_token${envSuffix(config)}`;
+}
+
+export function googleTokenCookieName(config: Pick<Config, 'isProduction' | 'NODE_ENV'>): string {
+  return `google_access_token${envSuffix(config)}`;
+}
+
+function baseOptions(config: Pick<Config, 'isProduction'>) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: config.isProduction, path: '/' };
+}
+
+export function readLastAccount(req: Request): LastAccount | undefined {
+  const raw = (req.cookies as Record<string, string> | undefined)?.[LAST_ACCESS_ACCOUNT];
+  if (typeof raw !== 'string' || raw.length > 1024) return undefined;
+  try {
+    const parsed = JSON.parse(raw) as Partial<LastAccount>;
+    if (typeof parsed.email !== 'string' || !EMAIL_SHAPE.test(parsed.email)) return undefined;
+    const name = typeof parsed.name === 'string' && parsed.name.length <= 64 ? parsed.name : undefined;
+    return { email: parsed.email, ...(name ? { name } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+export function rememberLastAccount(res: Response, config: Config, account: LastAccount): void {
+  res.cookie(LAST_ACCESS_ACCOUNT, JSON.stringify(account), { ...baseOptions(config), maxAge: COOKIE_DAYS_MS });
+}
+
+export function forgetLastAccount(res: Response, config: Config): void {
+  res.clearCookie(LAST_ACCESS_ACCOUNT, baseOptions(config));
+}
+
+export function clearAuthCookies(res: Response, config: Config): void {
+  res.clearCookie(authCookieName(config), baseOptions(config));
+  res.clearCookie(googleTokenCookieName(config), baseOptions(config));
+}

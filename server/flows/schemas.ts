@@ -1,0 +1,196 @@
+/**
+ * One zod schema per endpoint, shared by the three ways in (form post, enhanced post, JSON) and by the
+ * OpenAPI document. Messages are `validation.*` keys, translated where they are shown. These checks only
+ * spare Kratos obviously bad input (spec §5: email ≤ 255, name ≤ 32, password 8–72); Kratos stays the
+ * authority and its own messages are shown as they come.
+ *
+ *   flowQuery                 ?flow=<uuid> plus the kept spec §2 parameters
+ *   signInBody / signUpBody / logoutBody / forgetAccountBody
+ *   parseBody(schema, body)   → { ok: true, data } | { ok: false, fieldErrors: { [field]: key[] }, formErrors }
+ *   flattenBody(body)         → JSON `{ traits: { email } }` becomes the form's `traits.email`
+ */
+import { z } from 'zod';
+
+export const LIMITS = { emailMax: 255, nameMax: 32, passwordMin: 8, passwordMax: 72 } as const;
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+
+const csrfToken = z.string({ error: 'validation.required' }).min(1, 'validation.required').max(1024, 'validation.invalid');
+
+export const emailField = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .min(1, 'validation.required')
+  .max(LIMITS.emailMax, 'validation.emailMax')
+  .regex(EMAIL_SHAPE, 'validation.email');
+
+export const passwordField = z
+  .string({ error: 'validation.required' })
+  .min(1, 'validation.required')
+  .min(LIMITS.passwordMin, 'validation.passwordMin')
+  .max(LIMITS.passwordMax, 'validation.passwordMax');
+
+export const nameField = z.string().trim().max(LIMITS.nameMax, 'validation.nameMax');
+
+const provider = z.string().regex(/^[a-z0-9_-]{1,64}$/, 'validation.invalid');
+
+const optionalQueryValue = z.string().max(2048).optional();
+
+export const flowQuery = z.object({
+  flow: z.uuid().optional().describe('Kratos flow id; a new flow is created when missing, expired or foreign'),
+  return_to: optionalQueryValue.describe('Where to go after success (allow-listed)'),
+  loginHint: optionalQueryValue,
+  email: optionalQueryValue,
+  highlight: z.enum(['email', 'password']).optional(),
+  platform: optionalQueryValue,
+  login_type: optionalQueryValue,
+  request_login: optionalQueryValue,
+  redirect: optionalQueryValue,
+});
+
+export const signInBody = z
+  .object({
+    csrf_token: csrfToken,
+    method: z.enum(['password', 'oidc']).default('password'),
+    identifier: z.string().optional(),
+    password: z.string().optional(),
+    provider: provider.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.provider !== undefined || body.method === 'oidc') {
+      if (!body.provider) ctx.addIssue({ code: 'custom', path: ['provider'], message: 'validation.required' });
+      return;
+    }
+    check(emailField, body.identifier, ['identifier'], ctx);
+    check(passwordField, body.password, ['password'], ctx);
+  });
+
+export type SignInBody = z.infer<typeof signInBody>;
+
+/** Checkbox values a browser or an integrator may send for "I accept the terms". */
+const ACCEPTED = new Set(['on', 'true', '1', 'yes', 'accepted']);
+
+export const signUpBody = z
+  .object({
+    csrf_token: csrfToken,
+    method: z.enum(['profile', 'password', 'oidc']).default('profile'),
+    screen: z.enum(['previous', 'credential-selection']).optional(),
+    'traits.email': z.string().optional(),
+    'traits.name': z.string().optional(),
+    password: z.string().optional(),
+    provider: provider.optional(),
+    terms: z.union([z.string(), z.boolean()]).optional().describe('Acceptance of the terms of use: "on" or true'),
+  })
+  .superRefine((body, ctx) => {
+    if (body.screen === 'previous') return; // "Back": nothing to validate
+    const social = body.provider !== undefined || body.method === 'oidc';
+    if (social) {
+      if (!body.provider) ctx.addIssue({ code: 'custom', path: ['provider'], message: 'validation.required' });
+    } else {
+      check(emailField, body['traits.email'], ['traits.email'], ctx);
+      if (body['traits.name'] !== undefined) check(nameField, body['traits.name'], ['traits.name'], ctx);
+      if (body.method === 'password') check(passwordField, body.password, ['password'], ctx);
+    }
+    if (!ACCEPTED.has(String(body.terms ?? '').toLowerCase())) {
+      ctx.addIssue({ code: 'custom', path: ['terms'], message: 'validation.termsRequired' });
+    }
+  });
+
+export type SignUpBody = z.infer<typeof signUpBody>;
+
+export const logoutBody = z.object({ _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)') });
+
+export const forgetAccountBody = z.object({ _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)') });
+
+function check(schema: z.ZodType, value: unknown, path: string[], ctx: z.RefinementCtx): void {
+  const result = schema.safeParse(value);
+  if (result.success) return;
+  const first = result.error.issues[0];
+  ctx.addIssue({ code: 'custom', path, message: first?.message ?? 'validation.invalid' });
+}
+
+/** Nested JSON (`{ traits: { email } }`) → the flat names HTML forms use (`traits.email`). */
+export function flattenBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  const out: Record<string, unknown> = {};
+  const walk = (value: unknown, prefix: string) => {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && prefix === 'traits') {
+      for (const [key, inner] of Object.entries(value)) walk(inner, `${prefix}.${key}`);
+      return;
+    }
+    out[prefix] = value;
+  };
+  for (const [key, value] of Object.entries(body)) walk(value, key);
+  return out;
+}
+
+export type ParsedBody<T> =
+  | { ok: true; data: T }
+  | { ok: false; fieldErrors: Record<string, string[]>; formErrors: string[] };
+
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown): ParsedBody<T> {
+  const result = schema.safeParse(flattenBody(body));
+  if (result.success) return { ok: true, data: result.data };
+  const fieldErrors: Record<string, string[]> = {};
+  const formErrors: string[] = [];
+  for (const issue of result.error.issues) {
+    const field = issue.path.map(String).join('.');
+    const key = issue.message.startsWith('validation.') ? issue.message : 'validation.invalid';
+    if (field) (fieldErrors[field] ??= []).push(key);
+    else formErrors.push(key);
+  }
+  return { ok: false, fieldErrors, formErrors };
+}
+
+/** The submitted values worth showing again (never passwords or tokens). */
+export function echoedInput(body: unknown): Record<string, string | undefined> {
+  const flat = flattenBody(body);
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(flat)) {
+    if (key === 'password' || key === 'csrf_token' || key === '_csrf') continue;
+    if (typeof value === 'string' && value.length <= 1024) out[key] = value;
+  }
+  return out;
+}
+
+// ---- Response shapes (JSON mode), for the OpenAPI document and the JSON tests ----
+
+const uiTextSchema = z.object({
+  id: z.number(),
+  text: z.string(),
+  type: z.string(),
+  context: z.record(z.string(), z.unknown()).optional(),
+});
+
+const uiNodeSchema = z.object({
+  type: z.string(),
+  group: z.string(),
+  attributes: z.record(z.string(), z.unknown()),
+  messages: z.array(uiTextSchema),
+  meta: z.object({ label: uiTextSchema.optional() }),
+});
+
+/** A Kratos flow as our JSON answers show it: `ui.action` is OUR endpoint, post there with `csrf_token`. */
+export const flowStateSchema = z.object({
+  id: z.string(),
+  type: z.string().optional(),
+  state: z.string().optional(),
+  expires_at: z.string().optional(),
+  return_to: z.string().optional(),
+  ui: z.object({
+    action: z.string(),
+    method: z.literal('POST'),
+    nodes: z.array(uiNodeSchema),
+    messages: z.array(uiTextSchema).optional(),
+  }),
+});
+
+export const redirectResultSchema = z.object({
+  redirect_to: z.string().describe('Where the browser goes next'),
+  session: z
+    .object({ id: z.string(), identity: z.object({ id: z.string(), traits: z.record(z.string(), z.unknown()) }) })
+    .optional(),
+  verification_flow_id: z.string().optional(),
+});
+
+export const flowStateResultSchema = z.object({ flow: flowStateSchema });

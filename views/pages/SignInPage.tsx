@@ -1,0 +1,87 @@
+import { RESEND_VERIFICATION_PATH, type Translate } from '../../server/flows/messages.ts';
+import type { UiText } from '../../server/flows/types.ts';
+import { Button } from '../components/Button.tsx';
+import { AuthCard } from '../components/flow/AuthCard.tsx';
+import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
+import { useT, useView } from '../context.ts';
+
+export const SIGN_IN_FORM_ID = 'sign-in-form';
+
+export type LastAccount = { email: string; name?: string };
+
+export type SignInPageProps = {
+  form: Omit<FlowFormProps, 'id' | 'beforeSubmit' | 'submitLabels' | 'socialDivider' | 'messageAction'>;
+  signUpHref: string;
+  forgotPasswordHref: string;
+  /** The last-used account (cookie `last_access_account`), offered with a way to forget it. */
+  lastAccount?: LastAccount;
+  forgetAccountAction: string;
+  /** Set on the page a logout lands on: the islands drop these localStorage keys. */
+  clearStorage?: readonly string[];
+  /** The e-mail typed, for the "resend verification" link under 4000010. */
+  email?: string;
+};
+
+function resendLink(t: Translate, email?: string) {
+  return (message: UiText) =>
+    message.id === 4000010 ? (
+      <a className="alert__link" href={email ? `${RESEND_VERIFICATION_PATH}?email=${encodeURIComponent(email)}` : RESEND_VERIFICATION_PATH}>
+        {t('signIn.resendVerification')}
+      </a>
+    ) : null;
+}
+
+/** The fragment the form island swaps: only the form. */
+export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPasswordHref' | 'email'>) {
+  const t = useT();
+  return (
+    <FlowForm
+      {...props.form}
+      id={SIGN_IN_FORM_ID}
+      socialDivider={t('signIn.or')}
+      submitLabels={{ 'method:password': t('signIn.submit') }}
+      messageAction={resendLink(t, props.email)}
+      beforeSubmit={
+        <p className="flow-form__aside">
+          <a href={props.forgotPasswordHref} data-link="forgot-password">
+            {t('signIn.forgotPassword')}
+          </a>
+        </p>
+      }
+    />
+  );
+}
+
+export function SignInPage(props: SignInPageProps) {
+  const t = useT();
+  const { csrfToken } = useView();
+  return (
+    <AuthCard
+      page="sign-in"
+      title={t('signIn.title')}
+      subtitle={t('signIn.subtitle')}
+      clearStorage={props.clearStorage}
+      footer={
+        <p>
+          {t('signIn.noAccount')}{' '}
+          <a href={props.signUpHref} data-link="sign-up">
+            {t('signIn.signUpLink')}
+          </a>
+        </p>
+      }
+    >
+      {props.lastAccount ? (
+        <section className="last-account" aria-label={t('signIn.lastAccountTitle')}>
+          <p className="last-account__text">{t('signIn.lastAccount', { email: props.lastAccount.email })}</p>
+          <form method="post" action={props.forgetAccountAction} className="last-account__forget">
+            <input type="hidden" name="_csrf" value={csrfToken ?? ''} />
+            <Button type="submit" variant="HYPERLINK" size="SM">
+              {t('signIn.forgetAccount')}
+            </Button>
+          </form>
+        </section>
+      ) : null}
+      <SignInForm form={props.form} forgotPasswordHref={props.forgotPasswordHref} email={props.email} />
+    </AuthCard>
+  );
+}

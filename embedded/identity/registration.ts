@@ -1,0 +1,199 @@
+// Registration flow (contract §5.2, §5.3, §7): styles profile_first (two steps) and unified.
+import { errors, KratosError } from './errors.ts';
+import { json, redirect, str, type Ctx, type Reply } from './http.ts';
+import { expiredMessage, msg, type UiText } from './messages.ts';
+import { csrfNode, input, traitNodes, type UiNode } from './nodes.ts';
+import {
+  checkReturnTo, expiredOnSubmit, flowUiUrl, isExpired, loadFlow, newFlow, returnUrl, saveFlow, serializeFlow,
+  setUiMessages, submitFlowId, type Flow,
+} from './flows.ts';
+import { newIdentity, passwordIdentifier, publicIdentity, setPasswordCredential } from './identities.ts';
+import { providerLabel } from './login.ts';
+import { checkPassword, hashPassword } from './password.ts';
+import { coerceTraits, normalizeTraits, validateTraits, type TraitErrors } from './schema.ts';
+import type { Service } from './service.ts';
+import { currentSession, issueSession, serializeSession } from './sessions.ts';
+import { startVerificationFor } from './verification.ts';
+
+type Layout = 'profile' | 'credential' | 'unified';
+
+function oidcNodes(svc: Service): UiNode[] {
+  const o = svc.config.selfservice.methods.oidc;
+  if (!o.enabled) return [];
+  return o.config.providers.map((p) => input('provider', 'submit', 'oidc', { value: p.id, label: msg(1040002, { provider: providerLabel(p), provider_id: p.id }) }));
+}
+
+/** Builds the nodes of a layout, in Kratos's order (§5.2/§5.3). */
+export function registrationNodes(svc: Service, layout: Layout, traits: Record<string, unknown>, errs?: TraitErrors, pwMsg?: UiText): UiNode[] {
+  const traitsN = traitNodes(svc.schema, 'default', traits);
+  if (layout === 'credential') {
+    for (const n of traitsN) {
+      const a: Record<string, unknown> = { name: n.attributes.name, type: 'hidden' };
+      if (traits[String(n.attributes.name).slice(7)] !== undefined) a.value = traits[String(n.attributes.name).slice(7)];
+      a.disabled = false;
+      a.node_type = 'input';
+      n.attributes = a;
+    }
+  }
+  for (const n of traitsN) n.messages = [...(errs?.fields[String(n.attributes.name)] ?? [])];
+  const nodes: UiNode[] = [...oidcNodes(svc), csrfNode()];
+  if (layout === 'profile') {
+    nodes.push(...traitsN);
+    nodes.push(input('method', 'submit', 'profile', { value: 'profile', label: msg(1040001) }));
+    return nodes;
+  }
+  const pw = input('password', 'password', 'password', { required: true, autocomplete: 'new-password', label: msg(1070001) });
+  if (pwMsg) pw.messages.push(pwMsg);
+  const [first, ...rest] = traitsN;
+  if (first) nodes.push(first);
+  nodes.push(pw, ...rest);
+  nodes.push(input('method', 'submit', 'password', { value: 'password', label: msg(1040001) }));
+  if (layout === 'credential') nodes.push(input('screen', 'submit', 'profile', { value: 'previous', label: msg(1040008) }));
+  return nodes;
+}
+
+const firstLayout = (svc: Service): Layout => (svc.config.selfservice.flows.registration.style === 'unified' ? 'unified' : 'profile');
+
+export const serializeRegistration = (svc: Service, ctx: Ctx, f: Flow) => serializeFlow(svc, ctx, f);
+
+function createRegistrationFlow(svc: Service, ctx: Ctx): Flow {
+  const f = newFlow(svc, ctx, 'registration', registrationNodes(svc, firstLayout(svc), {}));
+  f.internal.layout = firstLayout(svc);
+  return f;
+}
+
+/** GET /self-service/registration/browser */
+export async function createBrowserRegistration(svc: Service, ctx: Ctx): Promise<Reply> {
+  checkReturnTo(svc, ctx);
+  if (!svc.config.selfservice.flows.registration.enabled) throw errors.disabled('registration');
+  if (ctx.query.has('login_challenge')) {
+    throw errors.badRequest('refusing to parse login_challenge query parameter because oauth2_provider.url is invalid or unset');
+  }
+  if (currentSession(svc, ctx)) {
+    if (!ctx.isJSON) return redirect(303, returnUrl(svc, { request_url: ctx.requestUrl }));
+    throw errors.sessionAlreadyAvailable('A valid session was detected and thus registration is not possible.');
+  }
+  const f = createRegistrationFlow(svc, ctx);
+  saveFlow(svc, f);
+  if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'registration', f.id));
+  return json(200, serializeRegistration(svc, ctx, f));
+}
+
+function formReply(svc: Service, ctx: Ctx, f: Flow, browserStatus = 302): Reply {
+  saveFlow(svc, f);
+  if (!ctx.isJSON) return redirect(browserStatus, flowUiUrl(svc, 'registration', f.id));
+  return json(400, serializeRegistration(svc, ctx, f));
+}
+
+function setLayout(svc: Service, f: Flow, layout: Layout, traits: Record<string, unknown>, errs?: TraitErrors, pwMsg?: UiText, messages: UiText[] = []): void {
+  f.internal.layout = layout;
+  f.ui.nodes = registrationNodes(svc, layout, traits, errs, pwMsg);
+  setUiMessages(f, [...(layout === 'credential' ? [msg(1040009)] : []), ...(errs?.general ?? []), ...messages]);
+}
+
+/** POST /self-service/registration?flow= */
+export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply> {
+  const id = submitFlowId(ctx);
+  const f = loadFlow(svc, 'registration', id);
+  if (!f) throw errors.notFound();
+  if (currentSession(svc, ctx)) {
+    if (!ctx.isJSON) return redirect(302, svc.config.selfservice.default_browser_return_url);
+    throw errors.sessionAlreadyAvailable('A valid session was detected and thus registration is not possible.');
+  }
+  if (isExpired(f)) {
+    const nf = createRegistrationFlow(svc, ctx);
+    nf.request_url = f.request_url;
+    setUiMessages(nf, [expiredMessage(4040001, new Date(f.expires_at))]);
+    saveFlow(svc, nf);
+    if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'registration', nf.id));
+    throw expiredOnSubmit(f, nf.id);
+  }
+  const body = await ctx.body();
+  if (f.type === 'browser') svc.csrf.verifyBody(ctx, body.csrf_token);
+  if (body.transient_payload !== undefined) f.transient_payload = body.transient_payload;
+  const method = str(body.method);
+  const prevTraits = (f.internal.traits ?? {}) as Record<string, unknown>;
+  const hasTraits = typeof body.traits === 'object' && body.traits !== null;
+  const traits = hasTraits ? coerceTraits(svc.schema, body.traits) : prevTraits;
+  const profileFirst = svc.config.selfservice.flows.registration.style !== 'unified';
+
+  if ((method === 'profile' || method === 'profile:back') && profileFirst) {
+    f.active = undefined;
+    if (method === 'profile:back' || str(body.screen) === 'previous') {
+      setLayout(svc, f, 'profile', hasTraits ? traits : prevTraits);
+      return formReply(svc, ctx, f, 303);
+    }
+    const errs = validateTraits(svc.schema, traits);
+    if (errs) {
+      setLayout(svc, f, 'profile', traits, errs);
+      return formReply(svc, ctx, f);
+    }
+    const norm = normalizeTraits(svc.schema, traits);
+    f.internal.traits = norm;
+    setLayout(svc, f, 'credential', norm);
+    // JSON: 400 with the flow even though the step succeeded (§20.1); browser: 303.
+    return formReply(svc, ctx, f, 303);
+  }
+
+  if (method === 'oidc' || (method === undefined && body.provider !== undefined)) {
+    throw new KratosError(404, { reason: `OpenID Connect Provider "${str(body.provider) ?? ''}" is unknown or has not been configured` });
+  }
+
+  if (method !== 'password') {
+    setLayout(svc, f, (f.internal.layout as Layout) ?? firstLayout(svc), traits, undefined, undefined, [msg(4010003)]);
+    return formReply(svc, ctx, f);
+  }
+
+  // method=password: accepted on either screen and in unified style.
+  const credentialLayout: Layout = profileFirst ? 'credential' : 'unified';
+  const errs = validateTraits(svc.schema, traits);
+  if (errs) {
+    setLayout(svc, f, profileFirst ? 'profile' : 'unified', traits, errs);
+    return formReply(svc, ctx, f);
+  }
+  const norm = normalizeTraits(svc.schema, traits);
+  f.internal.traits = norm;
+  f.active = 'password';
+  const password = str(body.password) ?? '';
+  const identifier = passwordIdentifier(svc, norm);
+  const pwMsg = password ? checkPassword(password, identifier, svc.config.selfservice.methods.password.config) : msg(4000002, { property: 'password' });
+  if (pwMsg) {
+    setLayout(svc, f, credentialLayout, norm, undefined, pwMsg);
+    return formReply(svc, ctx, f);
+  }
+  if (identifier && svc.store.findIdentityByIdentifier('password', identifier)) {
+    setLayout(svc, f, credentialLayout, norm, undefined, undefined, [msg(4000007)]);
+    return formReply(svc, ctx, f);
+  }
+  const identity = newIdentity(svc, norm);
+  setPasswordCredential(svc, identity, await hashPassword(password, svc.config.hashers.argon2));
+  if (!svc.store.saveIdentity(identity)) {
+    setLayout(svc, f, credentialLayout, norm, undefined, undefined, [msg(4000007)]);
+    return formReply(svc, ctx, f);
+  }
+  f.state = 'passed_challenge';
+  setLayout(svc, f, credentialLayout, norm);
+  saveFlow(svc, f);
+
+  const hooks = svc.config.selfservice.flows.registration.after.password.hooks.map((h) => h.hook);
+  const session = hooks.includes('session') ? issueSession(svc, ctx, identity, 'password') : undefined;
+  const target = returnUrl(svc, f, svc.config.selfservice.flows.registration.after.password.default_browser_return_url, svc.config.selfservice.flows.registration.after.default_browser_return_url);
+  const continueWith: unknown[] = [];
+  let verificationUi: string | undefined;
+  if (svc.config.selfservice.flows.verification.enabled) {
+    const flows = startVerificationFor(svc, ctx, identity, identity.verifiable_addresses.filter((a) => !a.verified), f);
+    const firstFlow = flows[0];
+    if (firstFlow && hooks.includes('show_verification_ui')) {
+      verificationUi = flowUiUrl(svc, 'verification', firstFlow.flow.id);
+      continueWith.push({ action: 'show_verification_ui', flow: { id: firstFlow.flow.id, verifiable_address: firstFlow.address, url: verificationUi } });
+    }
+  }
+  continueWith.push({ action: 'redirect_browser_to', redirect_browser_to: target });
+  const fresh = svc.store.getIdentity(identity.id) ?? identity;
+  if (!ctx.isJSON) return redirect(303, verificationUi ?? target);
+  const out: Record<string, unknown> = {};
+  if (session) out.session = serializeSession(svc, session, fresh);
+  out.identity = publicIdentity(svc, fresh);
+  out.continue_with = continueWith;
+  return json(200, out);
+}

@@ -1,0 +1,150 @@
+// Route tables of the two listeners.
+import { randomUUID } from 'node:crypto';
+import * as admin from './admin.ts';
+import { errors, KratosError } from './errors.ts';
+import { json, redirect, type Ctx, type Reply } from './http.ts';
+import { getFlowHandler } from './flows.ts';
+import { createBrowserLogin, serializeLogin, submitLogin } from './login.ts';
+import { createBrowserLogout, updateLogout } from './logout.ts';
+import { createBrowserRecovery, serializeRecovery, submitRecovery } from './recovery.ts';
+import { createBrowserRegistration, serializeRegistration, submitRegistration } from './registration.ts';
+import type { Service } from './service.ts';
+import { createBrowserSettings, serializeSettings, submitSettings } from './settings.ts';
+import { createBrowserVerification, serializeVerification, submitVerification } from './verification.ts';
+import { disableMyOtherSessions, disableMySession, jwks, listMySessions, whoami } from './whoami.ts';
+
+export type Handler = (svc: Service, ctx: Ctx) => Promise<Reply>;
+export interface Route {
+  methods: string[];
+  pattern: string;
+  handler: Handler;
+  /** Browser variant: non-form errors go to the error UI. */
+  browserErrors?: boolean;
+}
+
+const VERSION = 'v26.2.0-embedded';
+
+async function getFlowError(svc: Service, ctx: Ctx): Promise<Reply> {
+  const id = ctx.query.get('id') ?? ctx.query.get('error') ?? '';
+  if (id === 'stub:500') {
+    const now = new Date().toISOString();
+    return json(200, { id: 'stub:500', error: { code: 500, status: 'Internal Server Error', reason: 'This is a stub error.', message: 'An internal server error occurred, please contact the system administrator' }, created_at: now, updated_at: now });
+  }
+  const e = svc.store.getError(id);
+  if (!e) throw errors.notFound();
+  return json(200, e);
+}
+
+async function schemas(svc: Service): Promise<Reply> {
+  return json(200, [{ id: svc.schema.id, schema: svc.schema.raw }]);
+}
+
+async function schema(svc: Service, ctx: Ctx): Promise<Reply> {
+  const raw = ctx.params.id ?? '';
+  const decoded = (() => { try { return Buffer.from(raw, 'base64url').toString('utf8'); } catch { return ''; } })();
+  if (raw !== svc.schema.id && decoded !== svc.schema.id) throw errors.notFound();
+  return json(200, svc.schema.raw);
+}
+
+const alive: Handler = async () => json(200, { status: 'ok' });
+const version: Handler = async () => json(200, { version: VERSION });
+
+export const publicRoutes: Route[] = [
+  { methods: ['GET'], pattern: '/self-service/login/browser', handler: createBrowserLogin, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/login/flows', handler: getFlowHandler('login', serializeLogin) },
+  { methods: ['POST', 'GET'], pattern: '/self-service/login', handler: submitLogin, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/registration/browser', handler: createBrowserRegistration, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/registration/flows', handler: getFlowHandler('registration', serializeRegistration) },
+  { methods: ['POST', 'GET'], pattern: '/self-service/registration', handler: submitRegistration, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/settings/browser', handler: createBrowserSettings, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/settings/flows', handler: getFlowHandler('settings', serializeSettings) },
+  { methods: ['POST', 'GET'], pattern: '/self-service/settings', handler: submitSettings, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/recovery/browser', handler: createBrowserRecovery, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/recovery/flows', handler: getFlowHandler('recovery', serializeRecovery) },
+  { methods: ['POST', 'GET'], pattern: '/self-service/recovery', handler: submitRecovery, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/verification/browser', handler: createBrowserVerification, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/verification/flows', handler: getFlowHandler('verification', serializeVerification) },
+  { methods: ['POST', 'GET'], pattern: '/self-service/verification', handler: submitVerification, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/logout/browser', handler: createBrowserLogout, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/logout', handler: updateLogout, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/errors', handler: getFlowError },
+  { methods: ['GET', 'POST', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], pattern: '/sessions/whoami', handler: whoami },
+  { methods: ['GET'], pattern: '/sessions', handler: listMySessions },
+  { methods: ['DELETE'], pattern: '/sessions', handler: disableMyOtherSessions },
+  { methods: ['DELETE'], pattern: '/sessions/:id', handler: disableMySession },
+  { methods: ['GET'], pattern: '/.well-known/jwks.json', handler: jwks },
+  { methods: ['GET'], pattern: '/.well-known/change-password', handler: async (svc) => redirect(303, svc.config.selfservice.flows.settings.ui_url) },
+  { methods: ['GET'], pattern: '/schemas', handler: schemas },
+  { methods: ['GET'], pattern: '/schemas/:id', handler: schema },
+  { methods: ['GET'], pattern: '/health/alive', handler: alive },
+  { methods: ['GET'], pattern: '/health/ready', handler: alive },
+  { methods: ['GET'], pattern: '/version', handler: version },
+];
+
+export const adminRoutes: Route[] = [
+  { methods: ['GET'], pattern: '/admin/identities', handler: admin.listIdentities },
+  { methods: ['POST'], pattern: '/admin/identities', handler: admin.createIdentity },
+  { methods: ['GET'], pattern: '/admin/identities/by/external/:externalID', handler: admin.getIdentityByExternalId },
+  { methods: ['GET'], pattern: '/admin/identities/:id', handler: admin.getIdentity },
+  { methods: ['PUT'], pattern: '/admin/identities/:id', handler: admin.updateIdentity },
+  { methods: ['PATCH'], pattern: '/admin/identities/:id', handler: admin.patchIdentity },
+  { methods: ['DELETE'], pattern: '/admin/identities/:id', handler: admin.deleteIdentity },
+  { methods: ['DELETE'], pattern: '/admin/identities/:id/credentials/:type', handler: admin.deleteCredentials },
+  { methods: ['GET'], pattern: '/admin/identities/:id/sessions', handler: admin.listIdentitySessions },
+  { methods: ['DELETE'], pattern: '/admin/identities/:id/sessions', handler: admin.deleteIdentitySessions },
+  { methods: ['GET'], pattern: '/admin/sessions', handler: admin.listSessions },
+  { methods: ['GET'], pattern: '/admin/sessions/:id', handler: admin.getSession },
+  { methods: ['DELETE'], pattern: '/admin/sessions/:id', handler: admin.disableSession },
+  { methods: ['PATCH'], pattern: '/admin/sessions/:id/extend', handler: admin.extendSession },
+  { methods: ['POST'], pattern: '/admin/recovery/link', handler: admin.createRecoveryLink },
+  { methods: ['POST'], pattern: '/admin/recovery/code', handler: admin.createRecoveryCode },
+  { methods: ['GET'], pattern: '/admin/courier/messages', handler: admin.listCourierMessages },
+  { methods: ['GET'], pattern: '/admin/courier/messages/:id', handler: admin.getCourierMessage },
+  { methods: ['GET'], pattern: '/health/alive', handler: alive },
+  { methods: ['GET'], pattern: '/health/ready', handler: alive },
+  { methods: ['GET'], pattern: '/version', handler: version },
+];
+
+export const mailboxRoute: Route = { methods: ['GET'], pattern: '/mailbox', handler: admin.mailbox };
+
+export interface Match { route?: Route; params: Record<string, string>; methodMismatch: boolean }
+
+export function match(routes: Route[], method: string, path: string): Match {
+  const segs = path.split('/');
+  let methodMismatch = false;
+  for (const r of routes) {
+    const ps = r.pattern.split('/');
+    if (ps.length !== segs.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; i < ps.length; i++) {
+      const p = ps[i]!;
+      if (p.startsWith(':')) {
+        try {
+          params[p.slice(1)] = decodeURIComponent(segs[i]!);
+        } catch {
+          ok = false;
+          break;
+        }
+        if (!params[p.slice(1)]) { ok = false; break; }
+      } else if (p !== segs[i]) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) continue;
+    if (!r.methods.includes(method)) {
+      methodMismatch = true;
+      continue;
+    }
+    return { route: r, params, methodMismatch: false };
+  }
+  return { params: {}, methodMismatch };
+}
+
+export function storeBrowserError(svc: Service, e: KratosError): string {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  svc.store.saveError(id, { id, error: e.toGeneric(), created_at: now, updated_at: now });
+  return id;
+}

@@ -1,0 +1,267 @@
+// Settings flow (contract §5.4, §8): profile and password; oidc link/unlink nodes when providers exist.
+import { randomBytes } from 'node:crypto';
+import { durationMs } from './config.ts';
+import { errors, KratosError } from './errors.ts';
+import { json, redirect, serializeCookie, str, type Ctx, type Reply } from './http.ts';
+import { expiredMessage, msg, reasonMessage, type UiText } from './messages.ts';
+import { csrfNode, input, SETTINGS_GROUPS, sortNodes, traitNodes, type UiNode } from './nodes.ts';
+import {
+  checkReturnTo, expiredOnSubmit, flowUiUrl, isExpired, loadFlow, newFlow, returnUrl, saveFlow, serializeFlow,
+  setUiMessages, submitFlowId, type Flow,
+} from './flows.ts';
+import { passwordIdentifier, publicIdentity, setPasswordCredential, syncAddresses } from './identities.ts';
+import { providerLabel } from './login.ts';
+import { checkPassword, hashPassword, verifyPassword } from './password.ts';
+import { coerceTraits, normalizeTraits, validateTraits, type TraitErrors } from './schema.ts';
+import { nowIso, type Service } from './service.ts';
+import { currentSession, setSessionCookie, type Current } from './sessions.ts';
+import type { StoredIdentity } from './store.ts';
+import { startVerificationFor } from './verification.ts';
+
+const CONTINUITY = 'ory_kratos_continuity';
+
+function linkedProviders(i: StoredIdentity): string[] {
+  const ps = i.credentials.oidc?.config.providers as { provider: string }[] | undefined;
+  return (ps ?? []).map((p) => p.provider);
+}
+
+export function settingsNodes(svc: Service, i: StoredIdentity, traits: Record<string, unknown> = i.traits, errs?: TraitErrors, pwMsg?: UiText): UiNode[] {
+  const tn = traitNodes(svc.schema, 'profile', traits);
+  for (const n of tn) n.messages = [...(errs?.fields[String(n.attributes.name)] ?? [])];
+  const pw = input('password', 'password', 'password', { required: true, autocomplete: 'new-password', label: msg(1070001) });
+  if (pwMsg) pw.messages.push(pwMsg);
+  const nodes: UiNode[] = [
+    csrfNode(),
+    ...tn,
+    input('method', 'submit', 'profile', { value: 'profile', label: msg(1070003) }),
+    pw,
+    input('method', 'submit', 'password', { value: 'password', label: msg(1070003) }),
+  ];
+  const oidc = svc.config.selfservice.methods.oidc;
+  if (oidc.enabled) {
+    const linked = linkedProviders(i);
+    const firstFactors = (i.credentials.password ? 1 : 0) + linked.length;
+    for (const p of oidc.config.providers) {
+      if (!linked.includes(p.id)) nodes.push(input('link', 'submit', 'oidc', { value: p.id, label: msg(1050002, { provider: providerLabel(p) }) }));
+    }
+    if (firstFactors >= 2) {
+      for (const p of oidc.config.providers) {
+        if (linked.includes(p.id)) nodes.push(input('unlink', 'submit', 'oidc', { value: p.id, label: msg(1050003, { provider: providerLabel(p) }) }));
+      }
+    }
+  }
+  return sortNodes(nodes, SETTINGS_GROUPS, ['csrf_token', ...svc.schema.props.map(([n]) => `traits.${n}`), 'password']);
+}
+
+export function serializeSettings(svc: Service, ctx: Ctx, f: Flow): Record<string, unknown> {
+  const i = f.identity_id ? svc.store.getIdentity(f.identity_id) : undefined;
+  return serializeFlow(svc, ctx, f, i ? publicIdentity(svc, i) : null);
+}
+
+export function createSettingsFlowFor(svc: Service, ctx: Ctx, identity: StoredIdentity, requestUrl?: string): Flow {
+  const f = newFlow(svc, ctx, 'settings', settingsNodes(svc, identity), { identity_id: identity.id, state: 'show_form' });
+  if (requestUrl) f.request_url = requestUrl;
+  return f;
+}
+
+/** GET /self-service/settings/browser */
+export async function createBrowserSettings(svc: Service, ctx: Ctx): Promise<Reply> {
+  checkReturnTo(svc, ctx);
+  const cur = currentSession(svc, ctx);
+  if (!cur) {
+    if (!ctx.isJSON) {
+      const rt = ctx.query.get('return_to');
+      return redirect(303, `${svc.publicUrl}/self-service/login/browser${rt ? `?return_to=${encodeURIComponent(rt)}` : ''}`);
+    }
+    throw errors.sessionInactive(false);
+  }
+  const f = createSettingsFlowFor(svc, ctx, cur.identity);
+  saveFlow(svc, f);
+  if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'settings', f.id));
+  return json(200, serializeSettings(svc, ctx, f));
+}
+
+function isPrivileged(svc: Service, cur: Current): boolean {
+  const max = durationMs(svc.config.selfservice.flows.settings.privileged_session_max_age, 3600_000);
+  return new Date(cur.session.authenticated_at).getTime() + max > Date.now();
+}
+
+function needsReauth(svc: Service, ctx: Ctx, f: Flow, pending: Record<string, unknown>): Reply {
+  const back = `${svc.publicUrl}/self-service/settings?flow=${f.id}`;
+  const url = `${svc.publicUrl}/self-service/login/browser?refresh=true&return_to=${encodeURIComponent(back)}`;
+  if (!ctx.isJSON) {
+    // Park the change (continuity) and apply it when the browser comes back after re-authentication.
+    const key = randomBytes(24).toString('base64url');
+    f.internal.pending = pending;
+    f.internal.continuity = key;
+    saveFlow(svc, f);
+    ctx.setCookies.push(serializeCookie(CONTINUITY, key, { path: '/', maxAge: 900, httpOnly: true, sameSite: 'Lax' }));
+    return redirect(303, url);
+  }
+  throw new KratosError(403, {
+    id: 'session_refresh_required',
+    reason: 'The login session is too old and thus not allowed to update these fields. Please re-authenticate.',
+    extra: { redirect_browser_to: url },
+  });
+}
+
+function formReply(svc: Service, ctx: Ctx, f: Flow): Reply {
+  saveFlow(svc, f);
+  if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'settings', f.id));
+  return json(400, serializeSettings(svc, ctx, f));
+}
+
+function success(svc: Service, ctx: Ctx, f: Flow, cur: Current, identity: StoredIdentity): Reply {
+  f.state = 'success';
+  f.ui.nodes = settingsNodes(svc, identity);
+  setUiMessages(f, [msg(1050001)]);
+  const target = returnUrl(svc, f, svc.config.selfservice.flows.settings.after.default_browser_return_url, flowUiUrl(svc, 'settings', f.id));
+  f.continue_with = [{ action: 'redirect_browser_to', redirect_browser_to: target }];
+  saveFlow(svc, f);
+  setSessionCookie(svc, ctx, cur.session);
+  if (!ctx.isJSON) return redirect(303, target);
+  return json(200, serializeSettings(svc, ctx, f));
+}
+
+/** POST /self-service/settings?flow= (GET: continuity after re-authentication) */
+export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
+  const id = submitFlowId(ctx);
+  const f = loadFlow(svc, 'settings', id);
+  if (!f) throw errors.flowNotFound('settings');
+  const cur = currentSession(svc, ctx);
+  if (!cur) {
+    if (!ctx.isJSON) return redirect(302, svc.config.selfservice.flows.login.ui_url);
+    throw new KratosError(401, { reason: 'A valid Ory Session Cookie or Ory Session Token is missing.' });
+  }
+  if (cur.identity.id !== f.identity_id) {
+    throw new KratosError(403, { id: 'security_identity_mismatch', reason: 'The request was made for another identity and has been blocked for security reasons.' });
+  }
+  if (isExpired(f)) {
+    const nf = createSettingsFlowFor(svc, ctx, cur.identity, f.request_url);
+    setUiMessages(nf, [expiredMessage(4050001, new Date(f.expires_at))]);
+    saveFlow(svc, nf);
+    if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'settings', nf.id));
+    throw expiredOnSubmit(f, nf.id);
+  }
+  let body: Record<string, unknown>;
+  if (ctx.method === 'GET') {
+    const key = ctx.cookies[CONTINUITY];
+    if (!f.internal.pending || !key || key !== f.internal.continuity || !isPrivileged(svc, cur)) {
+      return redirect(303, flowUiUrl(svc, 'settings', f.id));
+    }
+    body = f.internal.pending as Record<string, unknown>;
+    delete f.internal.pending;
+    delete f.internal.continuity;
+    ctx.setCookies.push(serializeCookie(CONTINUITY, '', { path: '/', maxAge: 0, expires: new Date(0), httpOnly: true, sameSite: 'Lax' }));
+    ctx.isJSON = false;
+  } else {
+    body = await ctx.body();
+    if (f.type === 'browser') svc.csrf.verifyBody(ctx, body.csrf_token);
+  }
+  if (body.transient_payload !== undefined) f.transient_payload = body.transient_payload;
+  const { csrf_token: _t, ...pending } = body;
+  const identity = cur.identity;
+  f.ui.nodes = settingsNodes(svc, identity);
+  setUiMessages(f, []);
+  f.continue_with = undefined;
+  const method = str(body.method) ?? (body.link !== undefined || body.unlink !== undefined ? 'oidc' : undefined);
+
+  if (method === 'profile') {
+    f.active = 'profile';
+    if (typeof body.traits !== 'object' || body.traits === null) {
+      setUiMessages(f, [reasonMessage('Did not receive any value changes.')]);
+      return formReply(svc, ctx, f);
+    }
+    const traits = coerceTraits(svc.schema, body.traits);
+    const errs = validateTraits(svc.schema, traits);
+    if (errs) {
+      f.ui.nodes = settingsNodes(svc, identity, traits, errs);
+      setUiMessages(f, errs.general);
+      return formReply(svc, ctx, f);
+    }
+    const norm = normalizeTraits(svc.schema, traits);
+    const probe: StoredIdentity = JSON.parse(JSON.stringify(identity)) as StoredIdentity;
+    probe.traits = norm;
+    syncAddresses(svc, probe);
+    const addrs = (i: StoredIdentity) => JSON.stringify([i.verifiable_addresses.map((a) => a.value), i.recovery_addresses.map((a) => a.value), i.credentials.password?.identifiers ?? []]);
+    if (addrs(probe) !== addrs(identity) && !isPrivileged(svc, cur)) return needsReauth(svc, ctx, f, pending);
+    if (identity.credentials.password) {
+      const ident = probe.credentials.password!.identifiers[0];
+      const other = ident ? svc.store.findIdentityByIdentifier('password', ident) : undefined;
+      if (other && other.id !== identity.id) {
+        f.ui.nodes = settingsNodes(svc, identity, norm);
+        setUiMessages(f, [msg(4000007)]);
+        return formReply(svc, ctx, f);
+      }
+    }
+    probe.updated_at = nowIso();
+    if (!svc.store.saveIdentity(probe)) {
+      setUiMessages(f, [msg(4000007)]);
+      return formReply(svc, ctx, f);
+    }
+    if (svc.config.selfservice.flows.verification.enabled) {
+      startVerificationFor(svc, ctx, probe, probe.verifiable_addresses.filter((a) => a.status === 'pending' && !a.verified));
+    }
+    return success(svc, ctx, f, cur, svc.store.getIdentity(identity.id)!);
+  }
+
+  if (method === 'password') {
+    f.active = 'password';
+    if (!isPrivileged(svc, cur)) return needsReauth(svc, ctx, f, pending);
+    const password = str(body.password) ?? '';
+    let pwMsg = password ? checkPassword(password, passwordIdentifier(svc, identity.traits), svc.config.selfservice.methods.password.config) : msg(4000002, { property: 'password' });
+    const old = identity.credentials.password?.config.hashed_password;
+    if (!pwMsg && typeof old === 'string' && await verifyPassword(password, old)) pwMsg = msg(4000039);
+    if (pwMsg) {
+      f.ui.nodes = settingsNodes(svc, identity, identity.traits, undefined, pwMsg);
+      return formReply(svc, ctx, f);
+    }
+    setPasswordCredential(svc, identity, await hashPassword(password, svc.config.hashers.argon2));
+    identity.updated_at = nowIso();
+    svc.store.saveIdentity(identity);
+    return success(svc, ctx, f, cur, identity);
+  }
+
+  if (method === 'oidc') {
+    f.active = 'oidc';
+    const link = str(body.link);
+    const unlink = str(body.unlink);
+    if (link && unlink) {
+      setUiMessages(f, [reasonMessage('it is not possible to link and unlink providers in the same request')]);
+      return formReply(svc, ctx, f);
+    }
+    if (!isPrivileged(svc, cur)) return needsReauth(svc, ctx, f, pending);
+    const providers = svc.config.selfservice.methods.oidc.enabled ? svc.config.selfservice.methods.oidc.config.providers.map((p) => p.id) : [];
+    const linked = linkedProviders(identity);
+    if (link) {
+      if (!providers.includes(link) || linked.includes(link)) {
+        setUiMessages(f, [reasonMessage('can not link unknown or already existing OpenID Connect connection')]);
+        return formReply(svc, ctx, f);
+      }
+      // The upstream round trip belongs to the social sign-in work; report it like Kratos would.
+      throw errors.locationChange(`${svc.publicUrl}/self-service/methods/oidc/auth/${f.id}?provider=${encodeURIComponent(link)}`);
+    }
+    if (unlink) {
+      const firstFactors = (identity.credentials.password ? 1 : 0) + linked.length;
+      if (!linked.includes(unlink)) {
+        setUiMessages(f, [reasonMessage('can not unlink non-existing OpenID Connect connection')]);
+        return formReply(svc, ctx, f);
+      }
+      if (firstFactors < 2) {
+        setUiMessages(f, [reasonMessage('can not unlink OpenID Connect connection because it is the last remaining first factor credential')]);
+        return formReply(svc, ctx, f);
+      }
+      const cred = identity.credentials.oidc!;
+      const ps = (cred.config.providers as { provider: string; subject: string }[]).filter((p) => p.provider !== unlink);
+      cred.config.providers = ps;
+      cred.identifiers = ps.map((p) => `${p.provider}:${p.subject}`);
+      if (ps.length === 0) delete identity.credentials.oidc;
+      identity.updated_at = nowIso();
+      svc.store.saveIdentity(identity);
+      return success(svc, ctx, f, cur, identity);
+    }
+  }
+
+  setUiMessages(f, [msg(4010004)]);
+  return formReply(svc, ctx, f);
+}

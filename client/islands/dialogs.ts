@@ -1,0 +1,86 @@
+// Dialogs (open/close, Escape, focus), popovers (Escape, outside click), Reload buttons, the
+// language switcher's submit-on-change and the cross-tab session-changed warning.
+import { all, firstTime } from '../lib/dom.ts';
+
+const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),select,textarea,[tabindex]:not([tabindex="-1"])';
+const SESSION_KEY = 'session';
+const fresh = firstTime();
+const openers = new WeakMap<HTMLElement, Element | null>();
+
+/** While a dialog's form is in flight (or it is marked processing), closing it is ignored. */
+export function isBusy(layer: Element): boolean {
+  return layer.hasAttribute('data-processing') || layer.querySelector('[aria-busy="true"]') !== null;
+}
+
+export function openDialog(layer: HTMLElement): void {
+  openers.set(layer, document.activeElement);
+  layer.hidden = false;
+  layer.querySelector<HTMLElement>(`.dialog__body ${FOCUSABLE}, .dialog__actions ${FOCUSABLE}, ${FOCUSABLE}`)?.focus();
+}
+
+export function closeDialog(layer: HTMLElement): boolean {
+  if (isBusy(layer)) return false;
+  layer.hidden = true;
+  const opener = openers.get(layer);
+  if (opener instanceof HTMLElement) opener.focus();
+  return true;
+}
+
+function openLayers(): HTMLElement[] {
+  return all(document, '.dialog-layer:not([hidden])');
+}
+
+export function mountDialogs(root: ParentNode): void {
+  for (const close of all(root, '.dialog__close[hidden]')) close.hidden = false;
+  for (const form of all<HTMLFormElement>(root, 'form[data-island="language"]')) {
+    if (!fresh(form)) continue;
+    form.querySelector<HTMLElement>('.lang-switcher__apply')?.setAttribute('hidden', '');
+    form.addEventListener('change', () => form.requestSubmit());
+  }
+  for (const watch of all(root, '[data-island="session-watch"]')) {
+    const key = watch.dataset.sessionKey;
+    if (!key || !fresh(watch)) continue;
+    try {
+      localStorage.setItem(SESSION_KEY, key);
+    } catch {
+      continue;
+    }
+    // Another tab signed in as someone else, or out: this page's data no longer matches the session.
+    addEventListener('storage', (event) => {
+      const layer = watch.querySelector<HTMLElement>('.dialog-layer');
+      if (event.key === SESSION_KEY && event.newValue !== key && layer) openDialog(layer);
+    });
+  }
+}
+
+export function initDialogs(): void {
+  document.addEventListener('click', (event) => {
+    const target = event.target as Element;
+    const reload = target.closest?.('[data-reload]');
+    if (reload) {
+      event.preventDefault();
+      return location.reload();
+    }
+    const opener = target.closest?.<HTMLElement>('[data-dialog-open]');
+    const layer = opener && document.getElementById(opener.dataset.dialogOpen ?? '');
+    if (layer) {
+      event.preventDefault();
+      return openDialog(layer);
+    }
+    const closer = target.closest?.('[data-dialog-close]');
+    const owner = closer?.closest<HTMLElement>('.dialog-layer') ?? (target.matches?.('.dialog-layer') ? (target as HTMLElement) : null);
+    if (owner && (closer || owner.querySelector('[data-dialog-close]'))) {
+      event.preventDefault();
+      closeDialog(owner);
+    }
+    for (const popover of all<HTMLDetailsElement>(document, 'details[data-popover][open]')) {
+      if (!popover.contains(target)) popover.open = false;
+    }
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    for (const popover of all<HTMLDetailsElement>(document, 'details[data-popover][open]')) popover.open = false;
+    const top = openLayers().pop();
+    if (top?.querySelector('[data-dialog-close]')) closeDialog(top);
+  });
+}

@@ -1,0 +1,92 @@
+// Form enhancement, htmx-style: forms with data-enhance are sent with fetch (header X-Enhance: 1).
+// 200 + X-Redirect-To → navigate; 4xx with the form's fragment → swap it, focus the first error and
+// announce it; network error or 5xx → an error toast, the form left exactly as the user had it.
+import { announce } from '../lib/dom.ts';
+import { buildRequest, decideOutcome } from '../lib/enhance.ts';
+import { finishNavigationProgress, startNavigationProgress } from './progress.ts';
+import { toast, toastRegion } from './toasts.ts';
+
+function setBusy(form: HTMLFormElement, submitter: HTMLElement | null, busy: boolean): void {
+  form.setAttribute('aria-busy', String(busy));
+  for (const button of Array.from(form.querySelectorAll('button'))) {
+    if (busy) {
+      if (button.disabled) button.dataset.wasDisabled = '';
+      button.disabled = true;
+    } else if (button.dataset.wasDisabled === undefined) button.disabled = false;
+    else delete button.dataset.wasDisabled;
+  }
+  const loading = submitter ?? form.querySelector<HTMLElement>('button[type="submit"], button:not([type])');
+  loading?.classList.toggle('btn--loading', busy);
+  if (busy) loading?.setAttribute('aria-busy', 'true');
+  else loading?.removeAttribute('aria-busy');
+}
+
+/** The form again, from the server's fragment: same id, or the only form when it has none. */
+export function fragmentFor(form: HTMLFormElement, html: string): HTMLFormElement | null {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  const found = form.id ? template.content.getElementById(form.id) : template.content.querySelector('form');
+  return found instanceof HTMLFormElement ? found : null;
+}
+
+function swap(form: HTMLFormElement, next: HTMLFormElement): void {
+  form.replaceWith(next);
+  next.dispatchEvent(new CustomEvent('islands:mount', { bubbles: true }));
+  const invalid = next.querySelector<HTMLElement>('[aria-invalid="true"]');
+  const alert = next.querySelector<HTMLElement>('[role="alert"]');
+  (invalid ?? alert)?.focus();
+  const messages = Array.from(next.querySelectorAll('[role="alert"], .field__error'), (el) => el.textContent?.trim()).filter(Boolean);
+  if (messages.length > 0) announce(Array.from(new Set(messages)).join('. '));
+}
+
+async function submit(form: HTMLFormElement, submitter: HTMLElement | null): Promise<void> {
+  const request = buildRequest(
+    { method: form.getAttribute('method') ?? 'get', action: form.action, enctype: form.enctype },
+    new FormData(form, submitter as HTMLButtonElement | null),
+  );
+  setBusy(form, submitter, true);
+  startNavigationProgress();
+  let leaving = false;
+  try {
+    const response = await fetch(request.url, {
+      method: request.method,
+      body: request.body,
+      headers: { 'X-Enhance': '1', Accept: 'text/html' },
+      credentials: 'same-origin',
+    });
+    const body = response.status >= 400 && response.status < 500 ? await response.text() : '';
+    const next = body ? fragmentFor(form, body) : null;
+    const outcome = decideOutcome({
+      status: response.status,
+      redirectTo: response.headers.get('X-Redirect-To'),
+      redirected: response.redirected,
+      url: response.url,
+      hasFragment: next !== null,
+    });
+    if (outcome.kind === 'navigate') {
+      leaving = true;
+      return location.assign(outcome.url);
+    }
+    if (outcome.kind === 'swap' && next) return swap(form, next);
+    const texts = toastRegion().dataset;
+    toast(texts.textServer ?? 'Something went wrong. Please try again.', { variant: 'error' });
+  } catch {
+    toast(toastRegion().dataset.textNetwork ?? 'No connection. Please try again.', { variant: 'error' });
+  } finally {
+    if (!leaving) {
+      setBusy(form, submitter, false);
+      finishNavigationProgress();
+    }
+  }
+}
+
+export function initEnhance(): void {
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-enhance') || event.defaultPrevented) return;
+    event.preventDefault();
+    // A second submit while the first is in flight is dropped: never post twice.
+    if (form.getAttribute('aria-busy') === 'true') return;
+    void submit(form, event.submitter);
+  });
+}

@@ -1,0 +1,234 @@
+// The UI kit in Debian's Chromium, with JavaScript on and off, against the real app in-process.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import type { Browser, BrowserContext, Page } from 'playwright';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+import { launchBrowser, newContext } from '../support/browser.ts';
+
+const LANGUAGES = ['en', 'vi', 'fr', 'pt', 'es'] as const;
+type Common = { ui: { kit: { title: string; nameRequired: string; saved: string }; errors: { server: string } }; authPage: Record<string, string> };
+const common = (lng: string) => JSON.parse(readFileSync(path.resolve('locales', lng, 'common.json'), 'utf8')) as Common;
+const en = common('en');
+
+let outdir = '';
+let server: http.Server;
+let baseUrl = '';
+let browser: Browser;
+
+beforeAll(async () => {
+  // Built into a temporary directory: never races another process reading dist/.
+  outdir = mkdtempSync(path.join(os.tmpdir(), 'kit-e2e-'));
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    ENABLE_TEST_ROUTES: 'true',
+    ASSETS_DIR: path.join(outdir, 'public'),
+    LOG_LEVEL: 'silent',
+  });
+  server = http.createServer(await createApp(config, pino({ level: 'silent' })));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+// Reports CSP violations as console errors, which the shared watcher collects.
+const REPORT_CSP = `addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`;
+
+let open: { context: BrowserContext; problems: string[] } | null = null;
+/** Console lines a scenario causes on purpose (the browser logs every 4xx/5xx or aborted load). */
+let expected: RegExp[] = [];
+const RESOURCE_STATUS = (status: number) => new RegExp(`^console: Failed to load resource: the server responded with a status of ${status} `);
+
+async function pageWith(javaScriptEnabled: boolean): Promise<{ page: Page; problems: string[] }> {
+  const { context, problems, watch } = await newContext(browser, { javaScriptEnabled });
+  await context.addInitScript(REPORT_CSP);
+  open = { context, problems };
+  const page = await context.newPage();
+  watch(page);
+  return { page, problems };
+}
+
+afterEach(async () => {
+  const current = open;
+  const allowed = expected;
+  open = null;
+  expected = [];
+  await current?.context.close();
+  // No console errors and no CSP violations in any scenario.
+  expect((current?.problems ?? []).filter((line) => !allowed.some((pattern) => pattern.test(line)))).toEqual([]);
+});
+
+/** Markup rules the CSP relies on, checked on the served HTML (JS off or on alike). */
+async function expectCspFriendlyMarkup(page: Page): Promise<void> {
+  const report = await page.evaluate(() => ({
+    styled: document.querySelectorAll('[style]').length,
+    unnonced: Array.from(document.querySelectorAll('script')).filter((s) => !s.nonce && s.type !== 'application/json').length,
+  }));
+  expect(report).toEqual({ styled: 0, unnonced: 0 });
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  describe(`kit with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    it('renders in all five languages', async () => {
+      const { page } = await pageWith(javaScriptEnabled);
+      for (const lng of LANGUAGES) {
+        const response = await page.goto(`${baseUrl}/__test/kit?lng=${lng}`);
+        expect(response?.status()).toBe(200);
+        expect(await page.getAttribute('html', 'lang')).toBe(lng);
+        await expect.poll(() => page.textContent('h1')).toBe(common(lng).ui.kit.title);
+        expect(await page.getAttribute('[data-password-toggle]', 'aria-label')).toBe(common(lng).authPage.showPassword);
+      }
+      if (!javaScriptEnabled) await expectCspFriendlyMarkup(page);
+    });
+
+    it('offers a usable password field', async () => {
+      const { page } = await pageWith(javaScriptEnabled);
+      await page.goto(`${baseUrl}/__test/kit`);
+      const input = page.locator('#kit-password');
+      const toggle = page.locator('#kit-fields [data-password-toggle]');
+      await input.fill('correct horse');
+      expect(await input.getAttribute('type')).toBe('password');
+      if (!javaScriptEnabled) {
+        await expect.poll(() => toggle.isVisible()).toBe(false);
+        expect(await input.inputValue()).toBe('correct horse');
+        return;
+      }
+      await expect.poll(() => toggle.isVisible()).toBe(true);
+      await toggle.click();
+      expect(await input.getAttribute('type')).toBe('text');
+      expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+      expect(await toggle.getAttribute('aria-label')).toBe(en.authPage.hidePassword);
+      await toggle.click();
+      expect(await input.getAttribute('type')).toBe('password');
+      expect(await toggle.getAttribute('aria-label')).toBe(en.authPage.showPassword);
+      expect(await input.inputValue()).toBe('correct horse');
+    });
+
+    it('shows the server-rendered toast (and hides it after 5 s with JavaScript)', async () => {
+      const { page } = await pageWith(javaScriptEnabled);
+      await page.goto(`${baseUrl}/__test/kit`);
+      const toast = page.locator('#toast-kit-welcome');
+      await expect.poll(() => toast.isVisible()).toBe(true);
+      if (!javaScriptEnabled) {
+        await page.waitForTimeout(5500);
+        expect(await toast.isVisible()).toBe(true);
+        return;
+      }
+      expect(await page.locator('.toasts').getAttribute('class')).toContain('toasts--live');
+      const shownAt = Date.now();
+      await toast.waitFor({ state: 'detached', timeout: 8000 });
+      expect(Date.now() - shownAt).toBeGreaterThan(4000);
+    });
+
+    it('submits the demo form (enhanced with JavaScript, plain without)', async () => {
+      const { page } = await pageWith(javaScriptEnabled);
+      expected = [RESOURCE_STATUS(400), RESOURCE_STATUS(503)];
+      await page.goto(`${baseUrl}/__test/kit`);
+      await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same page'));
+      await page.click('#kit-form button[value="save"]');
+      await page.locator('#kit-name-error').waitFor();
+      expect(await page.textContent('#kit-name-error')).toBe(en.ui.kit.nameRequired);
+      expect(await page.getAttribute('#kit-name', 'aria-invalid')).toBe('true');
+      expect(await page.getAttribute('#kit-name', 'aria-describedby')).toContain('kit-name-error');
+      if (javaScriptEnabled) {
+        // Swapped in place: no reload, focus on the field in error, the error announced.
+        expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same page');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('kit-name');
+        await expect.poll(() => page.textContent('#live-region')).toContain(en.ui.kit.nameRequired);
+        // A failing server: an error toast, and what the user typed is still there.
+        await page.fill('#kit-name', 'Typed value');
+        await page.click('#kit-fail');
+        await page.locator('.toast--error', { hasText: en.ui.errors.server }).waitFor();
+        expect(await page.inputValue('#kit-name')).toBe('Typed value');
+        expect(await page.isDisabled('#kit-form button[value="save"]')).toBe(false);
+      }
+      await page.fill('#kit-name', 'Ada');
+      await page.click('#kit-form button[value="save"]');
+      await page.waitForURL(/saved=Ada/);
+      await page.locator('#toast-kit-saved', { hasText: en.ui.kit.saved.replace('{{name}}', 'Ada') }).waitFor();
+    });
+
+    it('keeps the theme across reloads without a flash', async () => {
+      const { page } = await pageWith(javaScriptEnabled);
+      await page.goto(`${baseUrl}/__test/kit`);
+      expect(await page.getAttribute('html', 'data-theme')).toBe('light');
+      const switcher = page.locator('#theme-switcher');
+      if (!javaScriptEnabled) {
+        expect(await switcher.isVisible()).toBe(false);
+        return;
+      }
+      await expect.poll(() => switcher.isVisible()).toBe(true);
+      await page.click('label[for="theme-switcher-dark"]');
+      expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+      expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+      await page.reload();
+      expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+      expect(await page.isChecked('#theme-switcher-dark')).toBe(true);
+
+      // The first paint: with the islands' bundle blocked, the shell alone already paints dark.
+      expected = [/^console: Failed to load resource: net::ERR_FAILED$/];
+      await page.route('**/assets/main-*.js', (route) => route.abort());
+      await page.reload();
+      expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background).toBe('rgb(17, 20, 24)');
+      await page.unroute('**/assets/main-*.js');
+
+      // Auto follows the system.
+      await page.evaluate(() => localStorage.setItem('theme', 'auto'));
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.reload();
+      expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+      await expect.poll(() => page.getAttribute('html', 'data-theme')).toBe('light');
+    });
+
+    it('switches language through /language', async () => {
+      const { page } = await pageWith(javaScriptEnabled);
+      await page.goto(`${baseUrl}/__test/kit`);
+      await page.selectOption('#language-switcher-select', 'vi');
+      if (!javaScriptEnabled) await page.click('.lang-switcher__apply');
+      await page.waitForURL(`${baseUrl}/__test/kit`);
+      await expect.poll(() => page.getAttribute('html', 'lang')).toBe('vi');
+      await page.goto(`${baseUrl}/__test/kit`);
+      expect(await page.getAttribute('html', 'lang')).toBe('vi');
+    });
+
+    it('opens and closes dialogs and tooltips', async () => {
+      const { page } = await pageWith(javaScriptEnabled);
+      await page.goto(`${baseUrl}/__test/kit`);
+      const dialog = page.locator('#kit-confirm');
+      expect(await dialog.isVisible()).toBe(false);
+      if (!javaScriptEnabled) return;
+      await page.click('#kit-open-confirm');
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.isVisible()).toBe(false);
+
+      const bubble = page.locator('#kit-tooltip-tip');
+      await page.hover('#kit-tooltip .tooltip__trigger');
+      await expect.poll(() => bubble.isVisible()).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => bubble.isVisible()).toBe(false);
+      await page.focus('#kit-tooltip .tooltip__trigger');
+      await expect.poll(() => bubble.isVisible()).toBe(true);
+      await page.locator('#kit-tooltip .tooltip__trigger').blur();
+      await expect.poll(() => bubble.isVisible()).toBe(false);
+    });
+  });
+}

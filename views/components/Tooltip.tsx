@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import { cx } from './cx.ts';
+
+export type TooltipProps = {
+  id: string;
+  /** The tooltip text. */
+  content: ReactNode;
+  /** The element described; wrapped in a focusable span unless `focusable` is false (already focusable child). */
+  children: ReactNode;
+  placement?: 'top' | 'bottom';
+  focusable?: boolean;
+};
+
+/**
+ * Opens on hover (100 ms), focus, or a long touch (700 ms); closes on Escape, blur or leave (1500 ms
+ * after a touch ends). Without JavaScript, CSS shows it on hover and focus.
+ */
+export function Tooltip(props: TooltipProps) {
+  const { id, content, children, placement = 'top', focusable = true } = props;
+  const bubbleId = `${id}-tip`;
+  return (
+    <span className={cx('tooltip', `tooltip--${placement}`)} id={id} data-island="tooltip">
+      <span className="tooltip__trigger" tabIndex={focusable ? 0 : undefined} aria-describedby={bubbleId}>
+        {children}
+      </span>
+      <span className="tooltip__bubble" role="tooltip" id={bubbleId}>
+        {content}
+      </span>
+    </span>
+  );
+}

@@ -111,9 +111,15 @@ export function hasWords(value: string): boolean {
 /** i18next plural forms: `key_one`, `key_other`, … */
 export const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
-/** A key exists when it is a leaf, or a plural family (`key_other` and friends) used through `count`. */
+/**
+ * A key exists when it is a leaf, a plural family (`key_other` and friends) used through `count`, or a
+ * section whose leaves the code reads below it (`messageKey: 'httpError.badRequest'` → `….title`).
+ */
 export function hasKey(leaves: Leaves, key: string): boolean {
-  return leaves.has(key) || leaves.has(`${key}_other`);
+  if (leaves.has(key) || leaves.has(`${key}_other`)) return true;
+  const prefix = `${key}.`;
+  for (const leaf of leaves.keys()) if (leaf.startsWith(prefix)) return true;
+  return false;
 }
 
 export type UsedKey = { ns: string; key: string; file: string; line: number };
@@ -158,29 +164,52 @@ function splitNamespace(raw: string, fallbackNs: string): { ns: string; key: str
   return prefixed ? { ns: prefixed[1]!, key: prefixed[2]! } : { ns: fallbackNs, key: raw };
 }
 
-/**
- * Literal translation keys used by a source text. `sections` are the top-level sections of the reference
- * catalogue: a `…Key` prop counts only when its value starts with one of them (a `storageKey: 'theme.v1'`
- * is not a translation key).
- */
-export function usedKeys(text: string, file: string, sections: ReadonlySet<string>): UsedKey[] {
+/** Literal keys of `t(…)` calls in a source text. */
+export function callKeys(text: string, file: string): UsedKey[] {
   const used: UsedKey[] = [];
   for (const match of text.matchAll(T_CALL)) {
     const raw = match[2]!;
-    if (match[1] === '`' && raw.includes('${')) continue;
-    if (!raw) continue;
+    if (!raw || (match[1] === '`' && raw.includes('${'))) continue;
     const rest = match[3] === ',' ? text.slice(match.index! + match[0].length) : '';
     const nsOption = NS_OPTION.exec(rest)?.[1];
     const { ns, key } = splitNamespace(raw, nsOption ?? 'common');
     used.push({ ns, key, file, line: lineOf(text, match.index!) });
   }
+  return used;
+}
+
+/** `const FIELD_LABEL_KEYS: … = { … };`: a table of keys, read up to its closing brace at line start. */
+const KEY_TABLE = /\bconst\s+\w*(?:KEY|Key)S?\w*\s*(?::[^=\n]*)?=\s*\{\n([\s\S]*?)\n\}/g;
+const TABLE_VALUE = /:\s*(['"])((?:(?!\1)[^\\\n])*)\1/g;
+
+/**
+ * Keys held by props and fields named `…Key` (`labelKey: 'signIn.resend'`) and by tables named `…_KEYS` /
+ * `…KeyBy…` (`{ password: 'authPage.password' }`). Such a value counts only when
+ * it starts with a known translation section (of the English catalogue or of some `t()` call), so that a
+ * `storageKey: 'theme.v1'` is not taken for a translation key.
+ */
+export function propKeys(text: string, file: string, sections: ReadonlySet<string>): UsedKey[] {
+  const used: UsedKey[] = [];
   for (const match of text.matchAll(KEY_PROP)) {
     const shape = KEY_SHAPE.exec(match[2]!);
     if (!shape) continue;
-    const ns = shape[1] ?? 'common';
     const key = shape[2]!;
     if (!shape[1] && !sections.has(key.split('.')[0]!)) continue;
-    used.push({ ns, key, file, line: lineOf(text, match.index!) });
+    used.push({ ns: shape[1] ?? 'common', key, file, line: lineOf(text, match.index!) });
+  }
+  for (const table of text.matchAll(KEY_TABLE)) {
+    const bodyStart = table.index! + table[0].indexOf('{');
+    for (const match of table[1]!.matchAll(TABLE_VALUE)) {
+      const shape = KEY_SHAPE.exec(match[2]!);
+      if (!shape) continue;
+      const key = shape[2]!;
+      if (!shape[1] && !sections.has(key.split('.')[0]!)) continue;
+      used.push({ ns: shape[1] ?? 'common', key, file, line: lineOf(text, bodyStart + 2 + match.index!) });
+    }
   }
   return used;
+}
+
+export function usedKeys(text: string, file: string, sections: ReadonlySet<string>): UsedKey[] {
+  return [...callKeys(text, file), ...propKeys(text, file, sections)];
 }

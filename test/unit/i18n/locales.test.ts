@@ -9,6 +9,7 @@ import {
   PLURAL_SUFFIX,
   REFERENCE_LANGUAGE,
   ROOT,
+  callKeys,
   duplicateKeys,
   flatten,
   hasKey,
@@ -17,6 +18,7 @@ import {
   localeText,
   nestedKeys,
   placeholdersOf,
+  propKeys,
   sourceFiles,
   usedKeys,
   type Leaves,
@@ -363,16 +365,18 @@ describe('shared labels', () => {
 
 describe('translation keys used in the sources', () => {
   it('all exist in English', () => {
-    const sections = new Set(Object.keys(catalogue('en', 'common').data as object));
-    const files = sourceFiles();
+    const files = sourceFiles().map((file) => ({ file: path.relative(ROOT, file), text: readFileSync(file, 'utf8') }));
     expect(files.length).toBeGreaterThan(0);
+    const calls = files.flatMap(({ file, text }) => callKeys(text, file));
+    const sections = new Set([
+      ...Object.keys(catalogue('en', 'common').data as object),
+      ...calls.filter((used) => used.ns === 'common').map((used) => used.key.split('.')[0]!),
+    ]);
+    const used = [...calls, ...files.flatMap(({ file, text }) => propKeys(text, file, sections))];
     const missing: string[] = [];
-    for (const file of files) {
-      const relative = path.relative(ROOT, file);
-      for (const used of usedKeys(readFileSync(file, 'utf8'), relative, sections)) {
-        const leaves = (NAMESPACES as readonly string[]).includes(used.ns) ? english(used.ns) : undefined;
-        if (!leaves || !hasKey(leaves, used.key)) missing.push(`${used.file}:${used.line} ${used.ns}:${used.key}`);
-      }
+    for (const { ns, key, file, line } of used) {
+      const leaves = (NAMESPACES as readonly string[]).includes(ns) ? english(ns) : undefined;
+      if (!leaves || !hasKey(leaves, key)) missing.push(`${file}:${line} ${ns}:${key}`);
     }
     expect(missing).toEqual([]);
   });
@@ -393,6 +397,10 @@ describe('the checks themselves', () => {
       'const labelKey = "authPage.password";',
       "storageKey: 'theme.v1'",
       '<Thing i18nKey="signIn.help" />',
+      'export const FIELD_LABEL_KEYS: Readonly<Record<string, string>> = {',
+      "  password: 'authPage.password',",
+      "  other: 'not-a-key',",
+      '};',
     ].join('\n');
     expect(usedKeys(source, 'x.tsx', sections).map((used) => `${used.ns}:${used.key}@${used.line}`)).toEqual([
       'common:authPage.email@1',
@@ -401,6 +409,7 @@ describe('the checks themselves', () => {
       'terms:acceptance@4',
       'common:authPage.password@8',
       'common:signIn.help@10',
+      'common:authPage.password@12',
     ]);
   });
 

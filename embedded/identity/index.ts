@@ -172,6 +172,8 @@ async function dispatch(svc: Service, listener: 'public' | 'admin', req: Incomin
       reply = { status: 500, body: new KratosError(500, {}).body(), headers: { 'Content-Type': 'application/json', 'Ory-Error-Id': '' } };
     }
   }
+  // Like Kratos's nosurf middleware: a request without a valid anti-CSRF cookie gets one, whatever the status.
+  if (listener === 'public' && !ctx.csrfToken && !svc.csrf.fromCookie(ctx) && reply.status !== 307) svc.csrf.regenerate(ctx);
   // Drain any unread request body so keep-alive connections stay healthy.
   if (!req.complete) req.resume();
   writeReply(res, ctx, reply);

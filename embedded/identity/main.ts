@@ -1,0 +1,42 @@
+// Runs the identity stand-in on its own: `./node_modules/.bin/node embedded/identity/main.ts`.
+// Config file: IDENTITY_CONFIG or embedded/identity/identity.config.yaml.
+// Env overrides: APP_URL (or IDENTITY_APP_URL), IDENTITY_PUBLIC_PORT, IDENTITY_ADMIN_PORT, IDENTITY_HOST,
+// IDENTITY_DATA_DIR, IDENTITY_ADMIN_API_KEY, IDENTITY_SMTP_URL, IDENTITY_PUBLIC_URL, IDENTITY_ADMIN_URL.
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildConfig, startIdentity, type StartIdentityOptions } from './index.ts';
+
+const env = process.env;
+const configFile = env.IDENTITY_CONFIG ?? fileURLToPath(new URL('./identity.config.yaml', import.meta.url));
+const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
+
+const options: StartIdentityOptions = {
+  configFile,
+  appUrl: env.IDENTITY_APP_URL ?? env.APP_URL,
+  publicPort: num(env.IDENTITY_PUBLIC_PORT),
+  adminPort: num(env.IDENTITY_ADMIN_PORT),
+  host: env.IDENTITY_HOST,
+  adminApiKey: env.IDENTITY_ADMIN_API_KEY,
+  smtpUrl: env.IDENTITY_SMTP_URL,
+  config: {
+    serve: {
+      public: env.IDENTITY_PUBLIC_URL ? { base_url: env.IDENTITY_PUBLIC_URL } : {},
+      admin: env.IDENTITY_ADMIN_URL ? { base_url: env.IDENTITY_ADMIN_URL } : {},
+    },
+  },
+};
+const config = buildConfig(options);
+const dbPath = env.IDENTITY_DATA_DIR ? join(env.IDENTITY_DATA_DIR, 'identity.sqlite') : resolve(config.database.path);
+
+const svc = await startIdentity({ ...options, database: dbPath });
+process.stdout.write(`identity (dev stand-in for Ory Kratos): public ${svc.publicUrl}, admin ${svc.adminUrl}, mailbox ${svc.adminUrl}/mailbox, db ${dbPath}\n`);
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await svc.close();
+  process.exit(0);
+}
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -23,6 +23,9 @@ const flag = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true' || value === '1');
 
+// A bare `z.url()` accepts `localhost:4433` (scheme "localhost:"): ask for the scheme we will use.
+const httpUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
 const milliseconds = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
 // Express's "trust proxy": a hop count, true/false, or a list of addresses and subnet names.
@@ -40,18 +43,18 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  PUBLIC_URL: httpUrl().default('http://localhost:3000'),
   ACCOUNT_HOST: z.string().default(''),
-  KRATOS_PUBLIC_URL: z.url().default('http://localhost:4433'),
-  KRATOS_BROWSER_URL: z.url().optional(),
-  KRATOS_ADMIN_URL: z.url().default('http://localhost:4434'),
+  KRATOS_PUBLIC_URL: httpUrl().default('http://localhost:4433'),
+  KRATOS_BROWSER_URL: httpUrl().optional(),
+  KRATOS_ADMIN_URL: httpUrl().default('http://localhost:4434'),
   KRATOS_ADMIN_API_KEY: z.string().default(''),
-  HYDRA_PUBLIC_URL: z.url().optional(),
-  HYDRA_ADMIN_URL: z.url().optional(),
-  BACKEND_URL: z.url().default('http://localhost:4500'),
-  DOCUMENT_APP_URL: z.url().optional(),
+  HYDRA_PUBLIC_URL: httpUrl().optional(),
+  HYDRA_ADMIN_URL: httpUrl().optional(),
+  BACKEND_URL: httpUrl().default('http://localhost:4500'),
+  DOCUMENT_APP_URL: httpUrl().optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),
-  REDIS_URL: z.url().optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LANGUAGES: list(SUPPORTED_LANGUAGES.join(',')).pipe(z.array(z.enum(SUPPORTED_LANGUAGES)).min(1)),
   DEFAULT_LANGUAGE: z.enum(SUPPORTED_LANGUAGES).default('en'),

@@ -49,19 +49,6 @@ export function redactDeep(value: unknown, depth = 0, seen = new WeakSet<object>
   return out;
 }
 
-// Keys that pino hands to a serializer below: the formatters leave them to it, because the
-// formatters run first and would otherwise walk whole request and response objects.
-const SERIALIZED_KEYS = new Set(['req', 'res', 'err']);
-
-function redactTopLevel(object: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(object)) {
-    if (SERIALIZED_KEYS.has(key)) out[key] = value;
-    else out[key] = isSecret(key, value) ? REDACTED : redactDeep(value);
-  }
-  return out;
-}
-
 type RequestLike = { id?: unknown; method?: string; url?: string; originalUrl?: string };
 
 /**
@@ -78,13 +65,27 @@ export const logSerializers = {
   err: (error: unknown) => redactDeep(error),
 };
 
+/**
+ * The last step before a line is written: parse it, redact it, write it. Working on the finished
+ * line catches everything, whichever way it got there (log call, child binding, serializer), which
+ * is why redaction is not done with pino's path list (fixed depths) or formatters (not applied to
+ * child bindings).
+ */
+export function redactLine(line: string): string {
+  try {
+    return `${JSON.stringify(redactDeep(JSON.parse(line)))}\n`;
+  } catch {
+    return line;
+  }
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level,
       base: { service: 'accounts' },
       serializers: logSerializers,
-      formatters: { log: redactTopLevel, bindings: redactTopLevel },
+      hooks: { streamWrite: redactLine },
     },
     destination,
   );

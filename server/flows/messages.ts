@@ -96,7 +96,7 @@ export type MessageAction = { href: string; labelKey: string };
 export function messageAction(text: Pick<UiText, 'id'>, email?: string): MessageAction | undefined {
   if (text.id === 4000010) {
     const href = email ? `${RESEND_VERIFICATION_PATH}?email=${encodeURIComponent(email)}` : RESEND_VERIFICATION_PATH;
-    return { href, labelKey: 'signIn.resendVerification' };
+    return { href, labelKey: 'authPage.resendVerificationEmail' };
   }
   return undefined;
 }
@@ -164,6 +164,24 @@ function translateOr(t: Translate, key: string, fallback: string, params?: Recor
   return value && value !== key ? value : fallback;
 }
 
+/** Catalogue keys for Kratos error ids whose wording the spec's catalogue already has. */
+const ERROR_ID_KEYS: Readonly<Record<string, string>> = {
+  security_csrf_violation: 'errorMessage.csrfInvalid',
+  self_service_flow_expired: 'errorMessage.flowExpired',
+  session_refresh_required: 'errorMessage.sessionRefreshRequired',
+};
+
+/** The translated text for a Kratos error id: the spec code text, a known key, then our `flowError.<id>`. */
+export function translateErrorId(t: Translate, id: string | undefined): string | undefined {
+  if (!id) return undefined;
+  for (const key of [`errorMessage.code.${id}`, ERROR_ID_KEYS[id], `flowError.${id}`]) {
+    if (!key) continue;
+    const value = t(key);
+    if (value && value !== key) return value;
+  }
+  return undefined;
+}
+
 function isFlowBody(body: unknown): body is KratosFlow {
   return typeof body === 'object' && body !== null && 'ui' in body;
 }
@@ -196,17 +214,17 @@ export function mapIdentityProviderError(status: number, body: unknown, t: Trans
       return {
         status: 400,
         code,
-        message: translateOr(t, `flowError.${error.id ?? 'badRequest'}`, reason ?? translateOr(t, 'flowError.badRequest', 'Bad request')),
+        message: translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'errorMessage.badRequest', 'Bad request'),
         meta: {},
       };
     }
     case 401:
-      return { status: 401, code: 401, message: translateOr(t, 'flowError.unauthorized', 'unauthorized'), meta: {} };
+      return { status: 401, code: 401, message: translateOr(t, 'errorMessage.unauthorized', 'unauthorized'), meta: {} };
     case 403:
       return {
         status: 403,
         code: error.id ?? 403,
-        message: translateOr(t, `flowError.${error.id ?? 'forbidden'}`, reason ?? translateOr(t, 'flowError.forbidden', 'forbidden')),
+        message: translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'flowError.forbidden', 'forbidden'),
         meta: { errorCode: error.id ?? null },
       };
     case 422:
@@ -214,7 +232,7 @@ export function mapIdentityProviderError(status: number, body: unknown, t: Trans
         return {
           status: 422,
           code: 'browser_location_change_required',
-          message: translateOr(t, 'flowError.browser_location_change_required', reason ?? 'browser location change required'),
+          message: translateErrorId(t, 'browser_location_change_required') ?? reason ?? 'browser location change required',
           // The Set-Cookie that came with it is relayed as a header by kratosCall, never put in the body.
           meta: { redirect_browser_to: envelope.redirect_browser_to },
         };
@@ -223,11 +241,10 @@ export function mapIdentityProviderError(status: number, body: unknown, t: Trans
     case 429:
       return { status: 429, code: 429, message: translateOr(t, 'flowError.tooManyRequests', 'too many requests'), meta: {} };
   }
-  const translatedReason = error.id ? translateOr(t, `flowError.${error.id}`, '') : '';
   return {
     status: status >= 400 && status < 600 ? status : 500,
     code: error.id ?? status,
-    message: translatedReason || reason || translateOr(t, 'flowError.generic', 'Something went wrong'),
+    message: translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'errorMessage.unknownError', 'Something went wrong'),
     meta: {},
   };
 }

@@ -49,7 +49,7 @@ export function prefillFlow(flow: KratosFlow, input: Readonly<Record<string, str
 export function restartNotice(reason: RestartReason | undefined): string | undefined {
   switch (reason) {
     case 'foreign':
-      return 'flowError.restartedForeign';
+      return 'errorMessage.csrfInvalid';
     case 'missing':
       return 'flowError.restartedMissing';
     default:

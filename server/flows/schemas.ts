@@ -13,26 +13,39 @@ import { z } from 'zod';
 
 export const LIMITS = { emailMax: 255, nameMax: 32, passwordMin: 8, passwordMax: 72 } as const;
 
+/** Interpolation params of the `validation.*` messages used here. */
+export const VALIDATION_PARAMS: Readonly<Record<string, Record<string, number>>> = {
+  'validation.emailTooLong': { max: LIMITS.emailMax },
+  'validation.nameTooLong': { max: LIMITS.nameMax },
+  'validation.passwordTooShort': { min: LIMITS.passwordMin },
+  'validation.passwordTooLong': { max: LIMITS.passwordMax },
+};
+
+/** Translates a validation key from parseBody with its params. */
+export function translateValidation(t: (key: string, params?: Record<string, unknown>) => string, key: string): string {
+  return t(key, VALIDATION_PARAMS[key]);
+}
+
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
 
-const csrfToken = z.string({ error: 'validation.required' }).min(1, 'validation.required').max(1024, 'validation.invalid');
+const csrfToken = z.string({ error: 'validation.required' }).min(1, 'validation.required').max(1024, 'flowError.invalidInput');
 
 export const emailField = z
   .string({ error: 'validation.required' })
   .trim()
   .min(1, 'validation.required')
-  .max(LIMITS.emailMax, 'validation.emailMax')
-  .regex(EMAIL_SHAPE, 'validation.email');
+  .max(LIMITS.emailMax, 'validation.emailTooLong')
+  .regex(EMAIL_SHAPE, 'validation.emailInvalid');
 
 export const passwordField = z
   .string({ error: 'validation.required' })
   .min(1, 'validation.required')
-  .min(LIMITS.passwordMin, 'validation.passwordMin')
-  .max(LIMITS.passwordMax, 'validation.passwordMax');
+  .min(LIMITS.passwordMin, 'validation.passwordTooShort')
+  .max(LIMITS.passwordMax, 'validation.passwordTooLong');
 
-export const nameField = z.string().trim().max(LIMITS.nameMax, 'validation.nameMax');
+export const nameField = z.string().trim().max(LIMITS.nameMax, 'validation.nameTooLong');
 
-const provider = z.string().regex(/^[a-z0-9_-]{1,64}$/, 'validation.invalid');
+const provider = z.string().regex(/^[a-z0-9_-]{1,64}$/, 'flowError.invalidInput');
 
 const optionalQueryValue = z.string().max(2048).optional();
 
@@ -106,7 +119,7 @@ function check(schema: z.ZodType, value: unknown, path: string[], ctx: z.Refinem
   const result = schema.safeParse(value);
   if (result.success) return;
   const first = result.error.issues[0];
-  ctx.addIssue({ code: 'custom', path, message: first?.message ?? 'validation.invalid' });
+  ctx.addIssue({ code: 'custom', path, message: first?.message ?? 'flowError.invalidInput' });
 }
 
 /** Nested JSON (`{ traits: { email } }`) → the flat names HTML forms use (`traits.email`). */
@@ -135,7 +148,7 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown): ParsedBody<T>
   const formErrors: string[] = [];
   for (const issue of result.error.issues) {
     const field = issue.path.map(String).join('.');
-    const key = issue.message.startsWith('validation.') ? issue.message : 'validation.invalid';
+    const key = issue.message.startsWith('validation.') || issue.message.startsWith('flowError.') ? issue.message : 'flowError.invalidInput';
     if (field) (fieldErrors[field] ??= []).push(key);
     else formErrors.push(key);
   }

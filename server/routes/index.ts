@@ -2,13 +2,24 @@ import type { Express } from 'express';
 import { swaggerRoutes } from './swagger.ts';
 import { languageRoutes } from './language.ts';
 import { signInRoutes } from './sign-in.ts';
+import { signUpRoutes } from './sign-up.ts';
+import { logoutRoutes } from './logout.ts';
+import { homeRoutes } from './home.ts';
+import { flowErrorRoutes } from './flow-error.ts';
+import { accountHostRouting } from '../flows/account-host.ts';
+import type { AppLocals } from '../locals.ts';
 
 /**
  * Mounts every feature router, before the 404 handler. One line per feature: adding a screen
  * means adding its router here and nowhere else in app.ts.
  */
 export function mountRoutes(app: Express): void {
+  app.use(accountHostRouting((app.locals as AppLocals).config)); // first: other paths on ACCOUNT_HOST go to PUBLIC_URL
   app.use(swaggerRoutes());
   app.use(languageRoutes());
   app.use(signInRoutes());
+  app.use(signUpRoutes());
+  app.use(logoutRoutes());
+  app.use(homeRoutes());
+  app.use(flowErrorRoutes());
 }

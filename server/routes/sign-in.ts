@@ -14,15 +14,24 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { createElement } from 'react';
 import { SignInForm, SignInPage } from '../../views/pages/SignInPage.tsx';
 import { forgetLastAccount, readLastAccount, rememberLastAccount } from '../flows/app-cookies.ts';
-import { isFlowId, loadFlow, submitFlow, type LoadedFlow } from '../flows/kratos.ts';
-import { mapIdentityProviderError, type Translate } from '../flows/messages.ts';
+import { isFlowId, loadFlow, submitFlow } from '../flows/kratos.ts';
+import {
+  configOf,
+  formJson,
+  respondWithoutFlow,
+  restartJson,
+  splitFieldErrors,
+  translateFieldErrors,
+  translator,
+  visibleFieldNames,
+} from '../flows/handlers.ts';
+import { mapIdentityProviderError } from '../flows/messages.ts';
 import { errorBody, respondError, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
-import { flowState, prefillFlow, replacementFlow, restartNotice } from '../flows/restart.ts';
-import { echoedInput, flowQuery, flowStateResultSchema, forgetAccountBody, parseBody, redirectResultSchema, signInBody } from '../flows/schemas.ts';
+import { prefillFlow, replacementFlow, restartNotice } from '../flows/restart.ts';
+import { echoedInput, translateValidation, flowQuery, flowStateResultSchema, forgetAccountBody, parseBody, redirectResultSchema, signInBody } from '../flows/schemas.ts';
 import { guestOnly } from '../flows/session.ts';
 import { screenQuery, withParams, type ScreenQuery } from '../flows/query.ts';
 import { socialRedirect } from '../flows/social.ts';
-import type { AppLocals } from '../locals.ts';
 import { documentEndpoint, errorResponse, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
 import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
@@ -75,14 +84,6 @@ documentEndpoint({
   },
 });
 
-function translator(req: Request): Translate {
-  return (key, params) => String(req.t(key, params as never));
-}
-
-function configOf(req: Request) {
-  return (req.app.locals as AppLocals).config;
-}
-
 type RenderOptions = {
   flow: KratosFlow;
   status: number;
@@ -104,14 +105,14 @@ function renderSignIn(req: Request, res: Response, options: RenderOptions): void
     action,
     ui: flow.ui,
     values: { identifier: query.prefillEmail },
-    fieldErrors: translateKeys(t, options.fieldErrors),
-    formErrors: (options.formErrors ?? []).map((key) => t(key)),
+    fieldErrors: translateFieldErrors(t, options.fieldErrors),
+    formErrors: (options.formErrors ?? []).map((key) => translateValidation(t, key)),
     highlight: query.highlight === 'password' ? 'password' : query.highlight === 'email' ? 'identifier' : undefined,
   };
   const forgotPasswordHref = withParams('/forgot-password', query.kept);
   respondForm(req, res, {
     status: options.status,
-    title: t('signIn.title'),
+    title: t('authPage.signInTitle'),
     page: () =>
       createElement(SignInPage, {
         form,
@@ -123,45 +124,19 @@ function renderSignIn(req: Request, res: Response, options: RenderOptions): void
         email: options.email,
       }),
     fragment: () => createElement(SignInForm, { form, forgotPasswordHref, email: options.email }),
-    json: () => {
-      if (options.status >= 400) {
-        const first = mapIdentityProviderError(400, flow, t);
-        const fields = options.fieldErrors ? translateKeys(t, options.fieldErrors) : undefined;
-        const validation = fields && Object.keys(fields).length > 0;
-        return {
-          ...errorBody({
-            ...first,
-            code: validation ? 'validation_error' : first.code,
-            message: validation ? t('validation.failed') : (options.formErrors?.[0] ? t(options.formErrors[0]) : first.message),
-          }),
-          meta: { ...first.meta, flowId: flow.id, ...(validation ? { fields } : {}) },
-          flow: flowState(flow, action),
-        };
-      }
-      return { flow: flowState(flow, action) };
-    },
+    json: () => formJson(t, flow, action, options.status, options),
   });
-}
-
-function translateKeys(t: Translate, errors: Record<string, string[]> | undefined): Record<string, string[]> | undefined {
-  if (!errors) return undefined;
-  const out: Record<string, string[]> = {};
-  for (const [field, keys] of Object.entries(errors)) out[field] = keys.map((key) => t(key));
-  return out;
-}
-
-/** When loadFlow could not produce a flow: already signed in → on to return_to; else the mapped error. */
-function respondWithoutFlow(req: Request, res: Response, loaded: Extract<LoadedFlow, { ok: false }>, query: ScreenQuery): void {
-  if (loaded.alreadySignedIn) return respondRedirect(req, res, query.returnTo ?? '/');
-  respondError(req, res, mapIdentityProviderError(loaded.status, loaded.body, translator(req)));
 }
 
 async function show(req: Request, res: Response): Promise<void> {
   const query = screenQuery(req, configOf(req));
   const loaded = await loadFlow(req, res, 'login', req.query.flow);
-  if (!loaded.ok) return respondWithoutFlow(req, res, loaded, query);
+  if (!loaded.ok) return respondWithoutFlow(req, res, loaded, query.returnTo ?? '/');
   if (loaded.created && responseMode(req) !== 'json') {
-    return void res.set('Cache-Control', 'no-store').redirect(303, actionFor(loaded.flow.id, query));
+    // The logout marker must survive this hop: the page it lands on clears the stored token.
+    const loggedOut = req.query.logged_out === '1' ? '1' : undefined;
+    const to = withParams(SIGN_IN_PATH, query.kept, { flow: loaded.flow.id, logged_out: loggedOut });
+    return void res.set('Cache-Control', 'no-store').redirect(303, to);
   }
   renderSignIn(req, res, { flow: loaded.flow, status: 200, query });
 }
@@ -177,11 +152,10 @@ async function submit(req: Request, res: Response): Promise<void> {
   const parsed = parseBody(signInBody, req.body);
   if (!parsed.ok || !isFlowId(flowId)) {
     const loaded = await loadFlow(req, res, 'login', flowId);
-    if (!loaded.ok) return respondWithoutFlow(req, res, loaded, query);
-    const fieldErrors = parsed.ok ? {} : parsed.fieldErrors;
-    const hidden = Object.keys(fieldErrors).filter((field) => field !== 'identifier' && field !== 'password');
-    const formErrors = [...(parsed.ok ? [] : parsed.formErrors), ...hidden.flatMap((field) => fieldErrors[field] ?? [])];
-    for (const field of hidden) delete fieldErrors[field];
+    if (!loaded.ok) return respondWithoutFlow(req, res, loaded, query.returnTo ?? '/');
+    const split = splitFieldErrors(parsed.ok ? {} : parsed.fieldErrors, visibleFieldNames(loaded.flow));
+    const fieldErrors = split.fields;
+    const formErrors = [...(parsed.ok ? [] : parsed.formErrors), ...split.form];
     const notice = restartNotice(loaded.restarted);
     return renderSignIn(req, res, {
       flow: prefillFlow(loaded.flow, input),
@@ -233,14 +207,11 @@ async function submit(req: Request, res: Response): Promise<void> {
     case 'csrf':
     case 'missing': {
       const next = await replacementFlow(req, res, 'login', outcome);
-      if (!next.ok) return respondWithoutFlow(req, res, next, query);
+      if (!next.ok) return respondWithoutFlow(req, res, next, query.returnTo ?? '/');
       const notice = restartNotice(next.restarted);
       if (responseMode(req) === 'json') {
-        const error = mapIdentityProviderError(outcome.status, outcome.body, t);
-        return void res
-          .status(outcome.status)
-          .set('Cache-Control', 'no-store')
-          .json({ ...errorBody(error), meta: { ...error.meta, flowId: next.flow.id }, flow: flowState(next.flow, actionFor(next.flow.id, query)) });
+        const json = restartJson(t, outcome.status, outcome.body, next.flow, actionFor(next.flow.id, query));
+        return void res.status(outcome.status).set('Cache-Control', 'no-store').json(json);
       }
       return renderSignIn(req, res, {
         flow: prefillFlow(next.flow, input),

@@ -26,7 +26,7 @@ function resendLink(t: Translate, email?: string) {
   return (message: UiText) =>
     message.id === 4000010 ? (
       <a className="alert__link" href={email ? `${RESEND_VERIFICATION_PATH}?email=${encodeURIComponent(email)}` : RESEND_VERIFICATION_PATH}>
-        {t('signIn.resendVerification')}
+        {t('authPage.resendVerificationEmail')}
       </a>
     ) : null;
 }
@@ -38,13 +38,13 @@ export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPassword
     <FlowForm
       {...props.form}
       id={SIGN_IN_FORM_ID}
-      socialDivider={t('signIn.or')}
-      submitLabels={{ 'method:password': t('signIn.submit') }}
+      socialDivider={t('authPage.or')}
+      submitLabels={{ 'method:password': t('authPage.signIn') }}
       messageAction={resendLink(t, props.email)}
       beforeSubmit={
         <p className="flow-form__aside">
           <a href={props.forgotPasswordHref} data-link="forgot-password">
-            {t('signIn.forgotPassword')}
+            {t('authPage.forgotPassword')}
           </a>
         </p>
       }
@@ -58,25 +58,25 @@ export function SignInPage(props: SignInPageProps) {
   return (
     <AuthCard
       page="sign-in"
-      title={t('signIn.title')}
+      title={t('authPage.signInTitle')}
       subtitle={t('signIn.subtitle')}
       clearStorage={props.clearStorage}
       footer={
         <p>
-          {t('signIn.noAccount')}{' '}
+          {t('authPage.noAccount')}{' '}
           <a href={props.signUpHref} data-link="sign-up">
-            {t('signIn.signUpLink')}
+            {t('authPage.signUp')}
           </a>
         </p>
       }
     >
       {props.lastAccount ? (
-        <section className="last-account" aria-label={t('signIn.lastAccountTitle')}>
+        <section className="last-account" aria-label={t('authPage.rememberedAccount')}>
           <p className="last-account__text">{t('signIn.lastAccount', { email: props.lastAccount.email })}</p>
           <form method="post" action={props.forgetAccountAction} className="last-account__forget">
             <input type="hidden" name="_csrf" value={csrfToken ?? ''} />
             <Button type="submit" variant="HYPERLINK" size="SM">
-              {t('signIn.forgetAccount')}
+              {t('authPage.forgetAccount')}
             </Button>
           </form>
         </section>

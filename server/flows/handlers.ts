@@ -1,0 +1,84 @@
+/**
+ * Small pieces every flow route shares:
+ *
+ *   translator(req)                          → Translate bound to the request's language
+ *   configOf(req)                            → the app Config
+ *   translateFieldErrors(t, keys)            → `{ field: [validation key] }` → translated texts
+ *   splitFieldErrors(errors, visible)        → errors of fields the form shows vs the rest (form-level)
+ *   respondWithoutFlow(req, res, loaded, to) → loadFlow gave no flow: signed in → `to`; else the mapped error
+ *   formJson(t, flow, action, status, errors) → the JSON body of a form answer: `{ flow }` on success,
+ *                                              the spec error shape plus `flow` on 4xx
+ *   restartJson(...)                         → the JSON body after an expired/foreign/missing flow
+ */
+import type { Request, Response } from 'express';
+import type { AppLocals } from '../locals.ts';
+import type { LoadedFlow } from './kratos.ts';
+import { mapIdentityProviderError, type Translate } from './messages.ts';
+import { errorBody, respondError, respondRedirect } from './respond.ts';
+import { flowState } from './restart.ts';
+import { translateValidation } from './schemas.ts';
+import type { KratosFlow } from './types.ts';
+
+export function translator(req: Request): Translate {
+  return (key, params) => String(req.t(key, params as never));
+}
+
+export function configOf(req: Request) {
+  return (req.app.locals as AppLocals).config;
+}
+
+export function translateFieldErrors(t: Translate, errors: Record<string, string[]> | undefined): Record<string, string[]> | undefined {
+  if (!errors) return undefined;
+  const out: Record<string, string[]> = {};
+  for (const [field, keys] of Object.entries(errors)) out[field] = keys.map((key) => translateValidation(t, key));
+  return out;
+}
+
+/** Errors on fields the form does not show (csrf_token, provider…) would be invisible: move them up. */
+export function splitFieldErrors(errors: Record<string, string[]>, visible: ReadonlySet<string>) {
+  const fields: Record<string, string[]> = {};
+  const form: string[] = [];
+  for (const [field, keys] of Object.entries(errors)) {
+    if (visible.has(field)) fields[field] = keys;
+    else form.push(...keys);
+  }
+  return { fields, form };
+}
+
+export function visibleFieldNames(flow: KratosFlow): Set<string> {
+  return new Set(
+    flow.ui.nodes
+      .filter((node) => node.attributes.node_type === 'input' && node.attributes.type !== 'hidden' && node.attributes.type !== 'submit')
+      .map((node) => node.attributes.name ?? ''),
+  );
+}
+
+export function respondWithoutFlow(req: Request, res: Response, loaded: Extract<LoadedFlow, { ok: false }>, signedInTarget: string): void {
+  if (loaded.alreadySignedIn) return respondRedirect(req, res, signedInTarget);
+  respondError(req, res, mapIdentityProviderError(loaded.status, loaded.body, translator(req)));
+}
+
+export type FormErrors = { fieldErrors?: Record<string, string[]>; formErrors?: string[] };
+
+export function formJson(t: Translate, flow: KratosFlow, action: string, status: number, errors: FormErrors = {}) {
+  if (status < 400) return { flow: flowState(flow, action) };
+  const mapped = mapIdentityProviderError(400, flow, t);
+  const fields = translateFieldErrors(t, errors.fieldErrors);
+  const hasFields = fields !== undefined && Object.keys(fields).length > 0;
+  const firstFormError = errors.formErrors?.[0];
+  const ours = hasFields || firstFormError !== undefined;
+  return {
+    ...errorBody({
+      ...mapped,
+      code: ours ? 'validation_error' : mapped.code,
+      message: firstFormError ? translateValidation(t, firstFormError) : hasFields ? t('flowError.validationFailed') : mapped.message,
+    }),
+    meta: { ...mapped.meta, flowId: flow.id, ...(hasFields ? { fields } : {}) },
+    flow: flowState(flow, action),
+  };
+}
+
+export function restartJson(t: Translate, status: number, body: unknown, flow: KratosFlow, action: string) {
+  const error = mapIdentityProviderError(status, body, t);
+  return { ...errorBody(error), meta: { ...error.meta, flowId: flow.id }, flow: flowState(flow, action) };
+}

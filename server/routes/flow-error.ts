@@ -1,0 +1,60 @@
+/**
+ * /error?id= — Kratos's error UI (its `selfservice.flows.error.ui_url`): fetches the stored flow error
+ * and shows it translated, with a way back into the flow. The HTTP status is the error's own code.
+ */
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { translator } from '../flows/handlers.ts';
+import { getFlowError } from '../flows/kratos.ts';
+import { mapIdentityProviderError, translateErrorId } from '../flows/messages.ts';
+import { respondError } from '../flows/respond.ts';
+import { createElement } from 'react';
+import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
+import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
+
+const errorQuery = z.object({ id: z.string().max(128).optional().describe('Kratos flow error id') });
+
+documentEndpoint({
+  method: 'get',
+  path: '/error',
+  summary: 'A Kratos flow error, translated',
+  tags: ['errors'],
+  query: errorQuery,
+  responses: {
+    400: errorResponse('The stored error (its own status: 400, 403, 404, 410, …)'),
+    404: errorResponse('Unknown error id'),
+  },
+});
+
+const ERROR_ID = /^[A-Za-z0-9:_-]{1,128}$/;
+
+/** Where "try again" leads, by the kind of flow the error came from (details name it when known). */
+function retryHref(errorId: string | undefined): string {
+  if (errorId === 'session_already_available') return '/';
+  return '/sign-in';
+}
+
+async function show(req: Request, res: Response): Promise<void> {
+  const t = translator(req);
+  const id = typeof req.query.id === 'string' && ERROR_ID.test(req.query.id) ? req.query.id : undefined;
+  const answer = id ? await getFlowError(req, res, id) : undefined;
+  if (!answer || !answer.ok || !answer.data?.error) {
+    const message = t('flowError.unknown');
+    return respondError(req, res, { status: 404, code: 'flow_error_not_found', message, meta: {} }, () =>
+      createElement(FlowErrorPage, { message, code: 'flow_error_not_found' }),
+    );
+  }
+  const error = answer.data.error;
+  const status = typeof error.code === 'number' && error.code >= 400 && error.code < 600 ? error.code : 500;
+  const mapped = mapIdentityProviderError(status, { error }, t);
+  const message = translateErrorId(t, error.id) ?? mapped.message;
+  respondError(req, res, { ...mapped, message, meta: { ...mapped.meta, errorId: error.id ?? null } }, () =>
+    createElement(FlowErrorPage, { message, code: String(error.id ?? status), retryHref: retryHref(error.id) }),
+  );
+}
+
+export function flowErrorRoutes(): Router {
+  const router = Router();
+  router.get('/error', (req, res) => show(req, res));
+  return router;
+}

@@ -1,0 +1,99 @@
+/**
+ * /logout (no login needed).
+ *
+ *   GET  /logout   signed in: a small page whose form POSTs back with our CSRF token (the form island
+ *                  may submit it at once); JSON `{ csrf_token, action }`. Without any session cookie
+ *                  there is nothing to end: straight to the cleanup below.
+ *   POST /logout   (our CSRF token) tells the backend, ends the Kratos session with the logout flow's
+ *                  token (contract §11, its Set-Cookie relayed), deletes the authentication and Google
+ *                  access token cookies, sends `Clear-Site-Data: "cache", "storage"`, and lands on
+ *                  `/sign-in?logged_out=1`, whose page asks the islands to drop localStorage `token`
+ *                  (`data-clear-storage="token"`) for browsers that ignore Clear-Site-Data (plain http).
+ */
+import { Router, type Request, type Response } from 'express';
+import { createElement } from 'react';
+import { LogoutPage } from '../../views/pages/LogoutPage.tsx';
+import { backendClientFor, callerOf } from '../backend-client.ts';
+import { clearAuthCookies } from '../flows/app-cookies.ts';
+import { hasSessionCookie } from '../flows/cookies.ts';
+import { configOf } from '../flows/handlers.ts';
+import { createLogoutFlow, performLogout, whoami } from '../flows/kratos.ts';
+import { respondRedirect, responseMode } from '../flows/respond.ts';
+import { logoutBody, redirectResultSchema } from '../flows/schemas.ts';
+import { renderPage } from '../render.tsx';
+import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
+import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
+import { z } from 'zod';
+
+export const LOGOUT_PATH = '/logout';
+export const AFTER_LOGOUT_PATH = '/sign-in?logged_out=1';
+export const CLEAR_SITE_DATA = '"cache", "storage"';
+
+documentEndpoint({
+  method: 'get',
+  path: LOGOUT_PATH,
+  summary: 'Sign-out confirmation (carries the CSRF token the POST needs)',
+  tags: ['logout'],
+  responses: {
+    200: { description: 'The CSRF token and where to post it', schema: z.object({ csrf_token: z.string(), action: z.string() }) },
+    303: { description: 'No session cookie: signed out already, on to /sign-in' },
+  },
+});
+
+documentEndpoint({
+  method: 'post',
+  path: LOGOUT_PATH,
+  summary: 'Sign out: ends the Kratos session and clears the app cookies',
+  tags: ['logout'],
+  body: logoutBody,
+  responses: {
+    200: { description: 'Signed out (HTML posts get 303 to /sign-in); header Clear-Site-Data', schema: redirectResultSchema },
+    403: errorResponse('Missing or wrong CSRF token (code csrf_invalid)'),
+  },
+});
+
+/** Ends whatever session this browser has; every step tolerates "there was none". */
+async function endSession(req: Request, res: Response): Promise<void> {
+  const session = await whoami(req, res);
+  if (session) {
+    const backend = backendClientFor(req);
+    try {
+      await backend.signOut(callerOf(req, res), {});
+    } catch (error) {
+      // The user still gets signed out of Kratos: a backend hiccup must not keep a session alive.
+      req.log?.warn({ err: { message: (error as Error).message } }, 'backend sign-out failed');
+    }
+    backend.forgetSession(session.id);
+  }
+  const flow = await createLogoutFlow(req, res);
+  if (flow.ok && flow.data.logout_token) await performLogout(req, res, flow.data.logout_token);
+}
+
+function finish(req: Request, res: Response): void {
+  clearAuthCookies(res, configOf(req));
+  res.set('Clear-Site-Data', CLEAR_SITE_DATA);
+  respondRedirect(req, res, AFTER_LOGOUT_PATH);
+}
+
+async function show(req: Request, res: Response): Promise<void> {
+  if (!hasSessionCookie(req)) return finish(req, res);
+  const csrfToken = String(res.locals.csrfToken ?? '');
+  if (responseMode(req) === 'json') {
+    return void res.set('Cache-Control', 'no-store').json({ csrf_token: csrfToken, action: LOGOUT_PATH });
+  }
+  renderPage(req, res, createElement(LogoutPage, { action: LOGOUT_PATH }), { title: req.t('logout.title') });
+}
+
+async function submit(req: Request, res: Response): Promise<void> {
+  await endSession(req, res);
+  finish(req, res);
+}
+
+const handle = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => fn(req, res);
+
+export function logoutRoutes(): Router {
+  const router = Router();
+  router.get(LOGOUT_PATH, provideCsrfToken, handle(show));
+  router.post(LOGOUT_PATH, requireCsrf, handle(submit));
+  return router;
+}

@@ -1,0 +1,28 @@
+import { Button } from '../components/Button.tsx';
+import { AuthCard } from '../components/flow/AuthCard.tsx';
+import { useT, useView } from '../context.ts';
+
+export const LOGOUT_FORM_ID = 'logout-form';
+
+/**
+ * GET /logout: signing out changes state, so it only happens on a POST carrying our CSRF token (a link
+ * or image on another site cannot sign anyone out). The form is marked `data-auto-submit` so the form
+ * island can send it at once; without JavaScript the user presses the button.
+ */
+export function LogoutPage(props: { action: string }) {
+  const t = useT();
+  const { csrfToken } = useView();
+  return (
+    <AuthCard page="logout" title={t('logout.title')} subtitle={t('logout.text')}>
+      <form id={LOGOUT_FORM_ID} method="post" action={props.action} data-island="form" data-auto-submit="">
+        <input type="hidden" name="_csrf" value={csrfToken ?? ''} />
+        <Button type="submit" variant="PRIMARY" fullWidth>
+          {t('authPage.signOut')}
+        </Button>
+      </form>
+      <p className="auth-card__aside">
+        <a href="/">{t('logout.cancel')}</a>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,101 @@
+import { AuthCard } from '../components/flow/AuthCard.tsx';
+import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
+import { Checkbox } from '../components/Checkbox.tsx';
+import { useT } from '../context.ts';
+
+export const SIGN_UP_FORM_ID = 'sign-up-form';
+
+/** The terms summary from the `terms` namespace, already translated by the route. */
+export type TermsSummary = {
+  title: string;
+  intro: string;
+  sections: { id: string; title: string; items: string[] }[];
+};
+
+export type SignUpFormProps = {
+  form: Omit<FlowFormProps, 'id' | 'beforeSubmit' | 'submitLabels' | 'socialDivider'>;
+  /**
+   * 'ask': the terms checkbox (first screen); 'accepted': carried as a hidden field on the credential
+   * screen of a two-step registration, which can only be reached through the first one.
+   */
+  terms: 'ask' | 'accepted' | 'none';
+  termsError?: string;
+  termsSummary: TermsSummary;
+};
+
+export type SignUpPageProps = SignUpFormProps & { signInHref: string };
+
+function TermsText(props: { summary: TermsSummary }) {
+  const t = useT();
+  return (
+    <details className="terms-summary" id="terms">
+      <summary>{t('signUp.readTerms')}</summary>
+      <h2 className="terms-summary__title">{props.summary.title}</h2>
+      <p>{props.summary.intro}</p>
+      {props.summary.sections.map((section) => (
+        <section key={section.id} className="terms-summary__section">
+          <h3>{section.title}</h3>
+          <ul>
+            {section.items.map((item, index) => (
+              <li key={index}>{item}</li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </details>
+  );
+}
+
+export function SignUpForm(props: SignUpFormProps) {
+  const t = useT();
+  const terms =
+    props.terms === 'ask' ? (
+      <>
+        <Checkbox
+          id="field-terms"
+          name="terms"
+          value="on"
+          required
+          error={props.termsError}
+          label={t('authPage.acceptTerms', { terms: t('authPage.termsOfUse'), privacy: t('authPage.privacyPolicy') })}
+        />
+        <TermsText summary={props.termsSummary} />
+      </>
+    ) : props.terms === 'accepted' ? (
+      <input type="hidden" name="terms" value="on" />
+    ) : null;
+  return (
+    <FlowForm
+      {...props.form}
+      id={SIGN_UP_FORM_ID}
+      socialDivider={t('authPage.or')}
+      submitLabels={{
+        'method:profile': t('authPage.continue'),
+        'method:password': t('authPage.signUp'),
+        'screen:previous': t('authPage.back'),
+      }}
+      beforeSubmit={terms}
+    />
+  );
+}
+
+export function SignUpPage(props: SignUpPageProps) {
+  const t = useT();
+  return (
+    <AuthCard
+      page="sign-up"
+      title={t('authPage.signUpTitle')}
+      subtitle={t('signUp.subtitle')}
+      footer={
+        <p>
+          {t('authPage.haveAccount')}{' '}
+          <a href={props.signInHref} data-link="sign-in">
+            {t('authPage.signIn')}
+          </a>
+        </p>
+      }
+    >
+      <SignUpForm form={props.form} terms={props.terms} termsError={props.termsError} termsSummary={props.termsSummary} />
+    </AuthCard>
+  );
+}

@@ -116,7 +116,9 @@ export class Browser {
   /** The app's server fetching the flow JSON with the browser's cookies (to render the form). */
   async flowJson(url: string): Promise<{ status: number; data: any }> {
     const r = await this.get(url, 'application/json');
-    return { status: r.status, data: await r.json() };
+    const data = await r.json();
+    recorded.push({ method: 'GET', url, status: r.status, data, contentType: r.headers.get('content-type') ?? '' });
+    return { status: r.status, data };
   }
 
   async post(url: string, fields: Record<string, string>): Promise<Response> {

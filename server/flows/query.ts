@@ -4,7 +4,8 @@
  *
  *   KEPT_PARAMS = return_to, loginHint, email, highlight, platform, login_type, request_login, redirect
  *   keptParams(query)                 → URLSearchParams of those (single short string values only)
- *   withParams(path, params, extra?)  → `path?…` with `extra` (e.g. { flow }) first
+ *   withParams(path, params, extra?)  → `path?…` with `extra` (e.g. { flow }) first; an `extra` key set
+ *                                       to undefined drops that kept parameter
  *   screenQuery(req, config)          → what a screen reads: the allow-listed return_to, `from`/`action`
  *                                       read FROM return_to, the prefill e-mail (loginHint, then email), …
  */
@@ -30,7 +31,8 @@ export function keptParams(query: Request['query']): URLSearchParams {
 export function withParams(path: string, params: URLSearchParams, extra: Record<string, string | undefined> = {}): string {
   const out = new URLSearchParams();
   for (const [name, value] of Object.entries(extra)) if (value !== undefined) out.set(name, value);
-  for (const [name, value] of params) if (!out.has(name)) out.set(name, value);
+  // A key named in `extra` replaces the kept value, even when `extra` gives it as undefined (= drop it).
+  for (const [name, value] of params) if (!(name in extra)) out.set(name, value);
   const query = out.toString();
   return query ? `${path}?${query}` : path;
 }

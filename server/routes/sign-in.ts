@@ -110,6 +110,7 @@ function renderSignIn(req: Request, res: Response, options: RenderOptions): void
     highlight: query.highlight === 'password' ? 'password' : query.highlight === 'email' ? 'identifier' : undefined,
   };
   const forgotPasswordHref = withParams('/forgot-password', query.kept);
+  const lastAccount = readLastAccount(req);
   respondForm(req, res, {
     status: options.status,
     title: t('authPage.signInTitle'),
@@ -118,7 +119,8 @@ function renderSignIn(req: Request, res: Response, options: RenderOptions): void
         form,
         signUpHref: withParams('/sign-up', query.kept),
         forgotPasswordHref,
-        lastAccount: readLastAccount(req),
+        lastAccount,
+        continueAsHref: lastAccount ? withParams(SIGN_IN_PATH, query.kept, { flow: flow.id, email: lastAccount.email, loginHint: undefined }) : undefined,
         forgetAccountAction: withParams(FORGET_ACCOUNT_PATH, query.kept),
         clearStorage: req.query.logged_out === '1' ? ['token'] : undefined,
         email: options.email,

@@ -16,6 +16,8 @@ export type SignInPageProps = {
   /** The last-used account (cookie `last_access_account`), offered with a way to forget it. */
   lastAccount?: LastAccount;
   forgetAccountAction: string;
+  /** This sign-in form with the remembered e-mail filled in. */
+  continueAsHref?: string;
   /** Set on the page a logout lands on: the islands drop these localStorage keys. */
   clearStorage?: readonly string[];
   /** The e-mail typed, for the "resend verification" link under 4000010. */
@@ -72,7 +74,10 @@ export function SignInPage(props: SignInPageProps) {
     >
       {props.lastAccount ? (
         <section className="last-account" aria-label={t('authPage.rememberedAccount')}>
-          <p className="last-account__text">{t('signIn.lastAccount', { email: props.lastAccount.email })}</p>
+          <p className="last-account__label">{t('authPage.rememberedAccount')}</p>
+          <a className="last-account__continue" href={props.continueAsHref} data-link="continue-as">
+            {t('authPage.continueAs', { email: props.lastAccount.email })}
+          </a>
           <form method="post" action={props.forgetAccountAction} className="last-account__forget">
             <input type="hidden" name="_csrf" value={csrfToken ?? ''} />
             <Button type="submit" variant="HYPERLINK" size="SM">

@@ -6,7 +6,10 @@ import { Configuration, FrontendApi } from '@ory/client';
 import type { Request, Response } from 'express';
 import { decodeJwt } from 'jose';
 import type { Logger } from 'pino';
+import { cookieJar } from './flows/cookies.ts';
+import type { KratosSession } from './flows/types.ts';
 import type { AppLocals } from './locals.ts';
+import { oryClients } from './ory.ts';
 
 /** Spec §9: a stored authorization token lives 1,680,000 ms, or 120,000 ms when the token names no expiry. */
 export const TOKEN_LIFETIME_MS = 1_680_000;
@@ -317,23 +320,31 @@ export async function toBackendError(response: globalThis.Response): Promise<Bac
 const clients = new WeakMap<object, BackendClient>();
 
 /** The app's single client, created on first use from the app's configuration. */
-export function backendClientFor(req: Request): BackendClient {
-  const locals = req.app.locals as AppLocals & { backendClient?: BackendClient };
-  if (locals.backendClient) return locals.backendClient;
-  let client = clients.get(req.app);
+export function backendClientForApp(app: { locals: Record<string, unknown> }): BackendClient {
+  let client = clients.get(app);
   if (!client) {
+    const locals = app.locals as unknown as AppLocals;
     client = createBackendClient({
       backendUrl: locals.config.BACKEND_URL,
       kratosPublicUrl: locals.config.KRATOS_PUBLIC_URL,
+      // The app's shared SDK client: its keep-alive agents serve the tokenizer calls too.
+      frontend: oryClients(locals.config).frontend,
       logger: locals.logger,
     });
-    clients.set(req.app, client);
+    clients.set(app, client);
   }
   return client;
 }
 
-/** The Caller of a request: its cookies, and the session id when a login guard already read the session. */
+export function backendClientFor(req: Request): BackendClient {
+  return backendClientForApp(req.app);
+}
+
+/**
+ * The Caller of a request: the cookies as Kratos last left them in this request (a settings save
+ * issues a fresh session cookie), and the session id when the login guard already read the session.
+ */
 export function callerOf(req: Request, res: Response): Caller {
-  const session = res.locals.session as { id?: string } | undefined;
-  return { cookie: req.headers.cookie ?? '', sessionId: session?.id };
+  const session = res.locals.kratosSession as KratosSession | null | undefined;
+  return { cookie: cookieJar(req, res).header() ?? '', sessionId: session?.id };
 }

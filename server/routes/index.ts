@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { profileSettingsRoutes } from './profile-settings.ts';
 import { swaggerRoutes } from './swagger.ts';
 import { languageRoutes } from './language.ts';
 import { signInRoutes } from './sign-in.ts';
@@ -22,4 +23,5 @@ export function mountRoutes(app: Express): void {
   app.use(logoutRoutes());
   app.use(homeRoutes());
   app.use(flowErrorRoutes());
+  app.use(profileSettingsRoutes());
 }

@@ -6,16 +6,14 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import busboy from 'busboy';
+import { AVATAR_MAX_BYTES, AVATAR_MAX_MEGABYTES, SIGNATURE_BYTES, sniffImageType } from './avatar-rules.ts';
 
-export const AVATAR_MAX_BYTES = 5_242_880;
-export const AVATAR_MAX_MEGABYTES = AVATAR_MAX_BYTES / 1024 / 1024;
+export { AVATAR_MAX_BYTES, sniffImageType };
+
 /** Room for boundaries, part headers and the CSRF field when judging a declared Content-Length. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 /** After refusing an upload we discard at most this much more of it before closing the connection. */
 const DRAIN_CAP = 16 * 1024 * 1024;
-/** Enough bytes to recognise PNG (8) and JPEG (3) signatures. */
-const SIGNATURE_BYTES = 8;
-
 /** Spec §5 avatar error keys, plus the two ways a request can be malformed or forged. */
 export type AvatarErrorCode =
   | 'limit_file_size'
@@ -43,16 +41,6 @@ const errors = {
   malformed: () => new AvatarUploadError(400, 'invalid_multipart', 'The upload could not be read'),
   csrf: () => new AvatarUploadError(403, 'csrf_invalid', 'The form has expired; reload the page and try again'),
 };
-
-export type ImageType = 'png' | 'jpeg';
-
-/** The type by the file's first bytes only: never by its name or the type the browser declared. */
-export function sniffImageType(head: Uint8Array): ImageType | null {
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (head.length >= 8 && png.every((byte, i) => head[i] === byte)) return 'png';
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
-  return null;
-}
 
 export type ForwardedUpload = { body: ReadableStream<Uint8Array>; contentType: string };
 

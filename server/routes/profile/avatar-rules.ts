@@ -1,0 +1,29 @@
+// Spec §5 avatar rules in one dependency-free module: the server relay, the page and the browser
+// island all read them from here.
+
+export const AVATAR_MAX_BYTES = 5_242_880;
+export const AVATAR_MAX_MEGABYTES = AVATAR_MAX_BYTES / 1024 / 1024;
+export const AVATAR_ACCEPT = 'image/png,image/jpeg,.png,.jpg,.jpeg';
+export const AVATAR_TYPES: readonly string[] = ['image/png', 'image/jpg', 'image/jpeg'];
+export const AVATAR_EXTENSIONS: readonly string[] = ['png', 'jpg', 'jpeg'];
+
+/** Spec §5 error keys and the translation key of each (errorMessage.*). */
+export const AVATAR_ERROR_KEYS = {
+  limit_file_size: 'errorMessage.avatarOversize',
+  only_one_file_allowed: 'errorMessage.onlyOnFileAllowed',
+  valid_type: 'errorMessage.validFile',
+  file_type_not_exist: 'errorMessage.fileTypeNotExist',
+} as const;
+
+export type ImageType = 'png' | 'jpeg';
+
+/** Enough bytes to recognise PNG (8) and JPEG (3) signatures. */
+export const SIGNATURE_BYTES = 8;
+
+/** The type by the file's first bytes only: never by its name or the type the browser declared. */
+export function sniffImageType(head: Uint8Array): ImageType | null {
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (head.length >= 8 && png.every((byte, i) => head[i] === byte)) return 'png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
+  return null;
+}

@@ -1,0 +1,39 @@
+// One-time notices carried across a 303 (post → redirect → get) in our own server-side session:
+// the 'setting saved' toast, "password changed", "account scheduled for deletion". Only message keys
+// and harmless values are stored, never a password or a token.
+import type { Request } from 'express';
+
+export type ProfileFlash = {
+  /** Translation keys of toasts to show once, with their variant. */
+  toasts?: { key: string; variant: 'success' | 'error' | 'info' | 'warning'; params?: Record<string, string | number> }[];
+  /** The password section shows its "changed" state once. */
+  passwordChanged?: boolean;
+  /** After re-authentication: tell the user to submit the change again. */
+  reauthenticatedFor?: string;
+  /** Shown on the account-deleted notice. */
+  deletion?: { scheduledAt: string | null; graceDays: number };
+};
+
+declare module 'express-session' {
+  interface SessionData {
+    profileFlash?: ProfileFlash;
+  }
+}
+
+export function addFlash(req: Request, flash: ProfileFlash): void {
+  if (!req.session) return;
+  const current = req.session.profileFlash ?? {};
+  req.session.profileFlash = {
+    ...current,
+    ...flash,
+    toasts: [...(current.toasts ?? []), ...(flash.toasts ?? [])],
+  };
+}
+
+/** Reads and clears the notices. */
+export function takeFlash(req: Request): ProfileFlash {
+  if (!req.session) return {};
+  const flash = req.session.profileFlash ?? {};
+  if (req.session.profileFlash) delete req.session.profileFlash;
+  return flash;
+}

@@ -1,0 +1,73 @@
+// Request and answer shapes of the profile endpoints, for the OpenAPI document (the handlers build
+// their Kratos bodies from an allow-list in settings-body.ts, so these describe rather than parse).
+import { z } from 'zod';
+import { flowStateSchema } from '../../flows/schemas.ts';
+import { errorResponse, type ResponseDoc } from '../../openapi/registry.ts';
+
+export const settingsQuery = z.object({
+  flow: z.uuid().optional().describe('Kratos settings flow id; a new flow is created when missing, expired or foreign'),
+  confirm: z.enum(['delete-account']).optional().describe('Open the account deletion confirmation (the page form of the dialog)'),
+});
+
+export const flowIdQuery = z.object({
+  flow: z.uuid().optional().describe('The settings flow the page showed; the answer returns to it'),
+});
+
+export const settingsBody = z
+  .object({
+    method: z.enum(['profile', 'password', 'oidc']).describe('Which settings form is sent'),
+    csrf_token: z.string().describe('The `csrf_token` node of the settings flow (Kratos checks it)'),
+    'traits.name': z.string().max(32).optional().describe('method=profile: the new name (empty removes it). No other trait is accepted: the e-mail is read-only here'),
+    password: z.string().optional().describe('method=password: the new password (8–72 characters, not leaked, not similar to the e-mail)'),
+    link: z.string().optional().describe('method=oidc: a provider offered by the flow to link'),
+    unlink: z.string().optional().describe('method=oidc: a linked provider to unlink'),
+  })
+  .describe('Anything else sent (e.g. traits.email, verified, state, metadata_admin, identity ids) is ignored.');
+
+export const ourCsrfBody = z.object({ _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)') });
+
+export const deleteAccountBody = z.object({
+  _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)'),
+  reason: z.string().max(500).optional().describe('Why the account is being deleted (optional)'),
+});
+
+const userSummary = z.object({
+  email: z.string(),
+  name: z.string(),
+  avatarUrl: z.string().nullable(),
+  state: z.enum(['active', 'pending_deletion', 'deleted']).nullable().describe('null while the user service is unreachable'),
+});
+
+export const settingsState = z.object({
+  flow: flowStateSchema,
+  user: userSummary,
+  passwordKind: z.enum(['default', 'changedPassword', 'changeLoginService']),
+  loginService: z.string().nullable(),
+  linkedLogins: z.array(z.object({ provider: z.string(), linked: z.boolean() })),
+});
+
+export const pendingDeletionState = z.object({
+  state: z.literal('pending_deletion'),
+  deletionScheduledAt: z.string().nullable(),
+  reactivate: z.string().describe('POST here (with our CSRF token) to restore the account'),
+});
+
+export const redirectResult = z.object({ redirect_to: z.string() }).loose();
+
+export const avatarResult = z.object({
+  redirect_to: z.string(),
+  avatarRemoteId: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+});
+
+export const deletionResult = z.object({
+  redirect_to: z.string(),
+  state: z.literal('pending_deletion'),
+  deletionScheduledAt: z.string().nullable(),
+  gracePeriodDays: z.number(),
+});
+
+export const AVATAR_ERRORS: ResponseDoc = errorResponse(
+  'Refused upload: limit_file_size (413, over 5 MB), only_one_file_allowed, valid_type (not PNG/JPEG by its signature), ' +
+    'file_type_not_exist (no file), image_dimensions_too_large, invalid_multipart; message translated',
+);

@@ -1,0 +1,21 @@
+import { useT, useView } from '../../context.ts';
+import { Button } from '../Button.tsx';
+
+/** After a deletion request: when it happens, and that signing in before then restores the account. */
+export function AccountDeletedNotice(props: { scheduledAt: string | null; graceDays: number }) {
+  const t = useT();
+  const { lang } = useView();
+  const date = props.scheduledAt ? new Date(props.scheduledAt).toLocaleDateString(lang, { dateStyle: 'long' } as Intl.DateTimeFormatOptions) : '';
+  return (
+    <main className="page page--auth" data-page="account-deleted">
+      <section className="auth-card">
+        <h1 className="auth-card__title">{t('profile.deleted.title')}</h1>
+        <p>{date ? t('profile.deleted.text', { date }) : t('profile.deleted.textNoDate', { days: props.graceDays })}</p>
+        <p>{t('profile.deleted.restore', { days: props.graceDays })}</p>
+        <Button href="/sign-in" variant="PRIMARY" fullWidth>
+          {t('profile.deleted.signIn')}
+        </Button>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,33 @@
+import { useT, useView } from '../../context.ts';
+import { Alert } from '../Alert.tsx';
+import { Button } from '../Button.tsx';
+
+export const REACTIVATE_PATH = '/profile-settings/reactivate';
+
+/**
+ * Shown instead of the settings when a signed-in account is waiting for deletion (its grace period
+ * has not ended): restore it, or sign out and let the deletion go ahead.
+ */
+export function ReactivateAccount(props: { scheduledAt: string | null; error?: string }) {
+  const t = useT();
+  const { csrfToken, lang } = useView();
+  const date = props.scheduledAt ? new Date(props.scheduledAt).toLocaleDateString(lang, { dateStyle: 'long' } as Intl.DateTimeFormatOptions) : '';
+  return (
+    <section className="profile-section profile-reactivate" id="reactivate" aria-labelledby="reactivate-title">
+      <h1 className="profile-section__title" id="reactivate-title">
+        {t('profile.reactivate.title')}
+      </h1>
+      <p>{date ? t('profile.reactivate.text', { date }) : t('profile.reactivate.textNoDate')}</p>
+      {props.error ? <Alert variant="error">{props.error}</Alert> : null}
+      <form id="reactivate-form" method="post" action={REACTIVATE_PATH} data-enhance="">
+        {csrfToken ? <input type="hidden" name="_csrf" value={csrfToken} /> : null}
+        <Button type="submit" variant="PRIMARY" size="LG">
+          {t('profile.reactivate.button')}
+        </Button>
+      </form>
+      <p className="profile-reactivate__leave">
+        <a href="/logout">{t('profile.reactivate.signOut')}</a>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+import type { UiContainer } from '../../server/flows/types.ts';
+import { useT } from '../context.ts';
+import { Alert } from '../components/Alert.tsx';
+import { IslandChrome } from '../components/IslandChrome.tsx';
+import type { ToastItem } from '../components/Toasts.tsx';
+import { AvatarSection } from '../components/profile/AvatarSection.tsx';
+import { DeleteAccountSection } from '../components/profile/DeleteAccountSection.tsx';
+import { LinkedLoginsSection } from '../components/profile/LinkedLoginsSection.tsx';
+import { NameSection } from '../components/profile/NameSection.tsx';
+import { PasswordSection, type PasswordKind } from '../components/profile/PasswordSection.tsx';
+import { ProfileHeader } from '../components/profile/ProfileHeader.tsx';
+import { ReactivateAccount } from '../components/profile/ReactivateAccount.tsx';
+
+export type ProfileSettingsView = {
+  email: string;
+  name: string;
+  avatarUrl: string | null;
+  /** The user service could not be reached: the avatar cannot change right now. */
+  backendUnavailable?: boolean;
+  avatarError?: string;
+  toasts: ToastItem[];
+  /** Form-level notices above the sections (already translated). */
+  notices?: { variant: 'info' | 'warning' | 'error' | 'success'; text: string }[];
+  settings: {
+    ui: UiContainer;
+    flowId: string;
+    /** Our handler for every settings form: /profile-settings?flow=<id>. */
+    action: string;
+    /** Which form was just submitted and failed (it alone shows the flow's form-level errors). */
+    failedMethod?: 'profile' | 'password' | 'oidc';
+    /** Our own checks before Kratos, translated, by field name. */
+    fieldErrors?: Record<string, string[]>;
+  };
+  passwordKind: PasswordKind;
+  loginService?: string;
+  /** Opened from account recovery: the password comes first. */
+  recovered?: string;
+  confirmDelete: boolean;
+  graceDays: number;
+};
+
+/** /profile-settings: avatar, name, password, linked logins and account deletion. */
+export function ProfileSettingsPage(props: ProfileSettingsView) {
+  const t = useT();
+  const { ui, action, failedMethod, fieldErrors } = props.settings;
+  const display = props.name || props.email;
+  const avatar = (
+    <AvatarSection
+      key="avatar"
+      name={display}
+      avatarUrl={props.avatarUrl}
+      error={props.avatarError}
+      unavailable={props.backendUnavailable}
+      flowId={props.settings.flowId}
+    />
+  );
+  const name = <NameSection key="name" ui={ui} action={action} withErrors={failedMethod === 'profile'} fieldErrors={fieldErrors} />;
+  const password = (
+    <PasswordSection
+      key="password"
+      ui={ui}
+      action={action}
+      kind={props.passwordKind}
+      loginService={props.loginService}
+      withErrors={failedMethod === 'password'}
+      fieldErrors={fieldErrors}
+      recoveryNotice={props.recovered}
+    />
+  );
+  const sections = props.recovered ? [password, avatar, name] : [avatar, name, password];
+  return (
+    <>
+      <IslandChrome toasts={props.toasts} />
+      <ProfileHeader name={props.name} email={props.email} avatarUrl={props.avatarUrl} />
+      <main className="page page--profile" data-page="profile-settings">
+        <h1 className="profile-title">{t('profile.title')}</h1>
+        {(props.notices ?? []).map((notice, index) => (
+          <Alert key={index} variant={notice.variant}>
+            {notice.text}
+          </Alert>
+        ))}
+        {sections}
+        <LinkedLoginsSection ui={ui} action={action} withErrors={failedMethod === 'oidc'} loginService={props.loginService} />
+        <DeleteAccountSection confirmOpen={props.confirmDelete} graceDays={props.graceDays} cancelHref={action} />
+      </main>
+    </>
+  );
+}
+
+/** The same screen while the account waits for deletion: only the offer to restore it. */
+export function ReactivateAccountPage(props: { email: string; name: string; avatarUrl: string | null; scheduledAt: string | null; error?: string; toasts?: ToastItem[] }) {
+  return (
+    <>
+      <IslandChrome toasts={props.toasts} />
+      <ProfileHeader name={props.name} email={props.email} avatarUrl={props.avatarUrl} />
+      <main className="page page--profile" data-page="reactivate-account">
+        <ReactivateAccount scheduledAt={props.scheduledAt} error={props.error} />
+      </main>
+    </>
+  );
+}

@@ -54,8 +54,12 @@ export function isCsrfTokenValid(req: Request, token: unknown): boolean {
 
 export const provideCsrfToken: RequestHandler = (req, res, next) => {
   assertSession(req);
+  const existing = csrf.getTokenFromState(req);
   res.locals.csrfToken = csrf.generateToken(req);
-  next();
+  if (typeof existing === 'string') return next();
+  // A new token is saved before the page renders: should the store be down, the visitor gets the
+  // error page, not a form whose token was never kept (express-session would save after the body).
+  req.session.save((error) => next(error));
 };
 
 export const requireCsrf: RequestHandler = (req, _res, next) => {

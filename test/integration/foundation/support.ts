@@ -76,7 +76,7 @@ export function runToExit(
   options: { cwd?: string; timeoutMs?: number } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], { cwd: options.cwd ?? REPO, env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(process.execPath, [file], { cwd: options.cwd ?? REPO, env: { PATH: PATH_WITH_THIS_NODE, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -97,12 +97,26 @@ export function runToExit(
  * given variables (and PATH) reach it, as in a container.
  */
 export function startServer(serverJs: string, env: Record<string, string>, cwd = REPO): Promise<RunningServer> {
-  const child = spawn(process.execPath, [serverJs], {
+  return startProcess(process.execPath, [serverJs], env, cwd);
+}
+
+/** PATH with this Node (24) first, for children that run `node` by name. */
+export const PATH_WITH_THIS_NODE = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
+
+/** Starts any command that ends up running the app, and waits for its "accounts listening" line. */
+export function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = REPO,
+): Promise<RunningServer> {
+  const child = spawn(command, args, {
     cwd,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { PATH: PATH_WITH_THIS_NODE, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
   });
   let stdout = '';
   let stderr = '';
+  let listening = false;
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
@@ -112,26 +126,26 @@ export function startServer(serverJs: string, env: Record<string, string>, cwd =
     child.stdout!.on('data', (chunk) => {
       stdout += chunk;
       const match = /"port":(\d+)[^\n]*"msg":"accounts listening"/.exec(stdout);
-      if (match && timer) {
-        clearTimeout(timer);
-        resolve({
-          url: `http://127.0.0.1:${match[1]}`,
-          child,
-          stdout: () => stdout,
-          stderr: () => stderr,
-          exited,
-          async stop() {
-            if (child.exitCode === null && child.signalCode === null) {
-              child.kill('SIGKILL');
-              await exited;
-            }
-          },
-        });
-      }
+      if (!match || listening) return;
+      listening = true;
+      clearTimeout(timer);
+      resolve({
+        url: `http://127.0.0.1:${match[1]}`,
+        child,
+        stdout: () => stdout,
+        stderr: () => stderr,
+        exited,
+        async stop() {
+          if (child.exitCode === null && child.signalCode === null) {
+            child.kill('SIGKILL');
+            await exited;
+          }
+        },
+      });
     });
     exited.then(({ code }) => {
       clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before listening; stderr: ${stderr}`));
+      if (!listening) reject(new Error(`server exited (${code}) before listening; stderr: ${stderr}`));
     });
   });
 }

@@ -88,7 +88,9 @@ function formReply(svc: Service, ctx: Ctx, f: Flow, browserStatus = 302): Reply 
 function setLayout(svc: Service, f: Flow, layout: Layout, traits: Record<string, unknown>, errs?: TraitErrors, pwMsg?: UiText, messages: UiText[] = []): void {
   f.internal.layout = layout;
   f.ui.nodes = registrationNodes(svc, layout, traits, errs, pwMsg);
-  setUiMessages(f, [...(layout === 'credential' ? [msg(1040009)] : []), ...(errs?.general ?? []), ...messages]);
+  // Errors replace the "choose a credential" hint (Kratos resets ui.messages on form errors).
+  const failed = Boolean(errs || pwMsg || messages.length);
+  setUiMessages(f, [...(layout === 'credential' && !failed ? [msg(1040009)] : []), ...(errs?.general ?? []), ...messages]);
 }
 
 /** POST /self-service/registration?flow= */

@@ -203,6 +203,8 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
       }
       hit.used = true;
       markVerified(svc, hit.address);
+      // The link may be opened in another browser: bind the flow to this browser's anti-CSRF token.
+      f.csrf_token = svc.csrf.regenerate(ctx).toString('base64');
       f.active = 'link';
       successUi(svc, f);
       saveFlow(svc, f);

@@ -48,9 +48,12 @@ export type EndpointDoc = {
   responses: Partial<Record<number | 'default', ResponseDoc>>;
 };
 
-/** The spec's error shape `{ code, message, meta? }` (spec §3), shared by every JSON error answer. */
+/**
+ * The spec's error shape `{ code, message, meta? }` (spec §3), shared by every JSON error answer. Open to
+ * extra members: form endpoints add the replacement `flow` next to the error.
+ */
 export const errorResponseSchema = z
-  .object({
+  .looseObject({
     code: z.string().describe('Stable machine-readable code, e.g. incorrect_email_password or too_many_requests.'),
     message: z.string().describe('Human-readable message in the language of the request.'),
     meta: z.record(z.string(), z.unknown()).optional().describe('Extra details, e.g. redirect_browser_to or retryAfterSeconds.'),

@@ -1,4 +1,7 @@
 import type { Express } from 'express';
+import { recoveryRoutes } from './recovery.ts';
+import { resendRoutes } from './resend.ts';
+import { verificationRoutes } from './verification.ts';
 import { profileSettingsRoutes } from './profile-settings.ts';
 import { swaggerRoutes } from './swagger.ts';
 import { languageRoutes } from './language.ts';
@@ -15,6 +18,9 @@ import type { AppLocals } from '../locals.ts';
  * means adding its router here and nowhere else in app.ts.
  */
 export function mountRoutes(app: Express): void {
+  app.use(recoveryRoutes());
+  app.use(resendRoutes());
+  app.use(verificationRoutes());
   app.use(accountHostRouting((app.locals as AppLocals).config)); // first: other paths on ACCOUNT_HOST go to PUBLIC_URL
   app.use(swaggerRoutes());
   app.use(languageRoutes());

@@ -32,6 +32,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { createElement } from 'react';
 import { RateLimitedPage } from '../../views/pages/RateLimitedPage.tsx';
+import { responseMode } from '../flows/respond.ts';
 import { renderFragment, renderPage } from '../render.tsx';
 
 export type RateLimitScope = 'sign-in' | 'sign-up' | 'recovery' | 'verification' | 'resend';
@@ -136,11 +137,6 @@ export function emailKey(req: Request): string | undefined {
   return email === undefined ? undefined : digest(email);
 }
 
-function wantsJson(req: Request): boolean {
-  if (req.is('application/json')) return true;
-  return req.accepts(['text/html', 'application/json']) === 'application/json';
-}
-
 function retryAfterSeconds(req: Request, res: Response): number {
   const header = Number(res.getHeader('Retry-After'));
   if (Number.isFinite(header) && header > 0) return header;
@@ -154,7 +150,8 @@ export function respondTooManyRequests(req: Request, res: Response): void {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
   res.setHeader('Retry-After', String(seconds));
   req.log?.warn({ scope: res.locals.rateLimitScope, limitedBy: res.locals.rateLimitKind }, 'rate limit hit');
-  if (wantsJson(req)) {
+  const mode = responseMode(req);
+  if (mode === 'json') {
     res
       .status(429)
       .set('Cache-Control', 'no-store')
@@ -162,7 +159,7 @@ export function respondTooManyRequests(req: Request, res: Response): void {
     return;
   }
   const page = createElement(RateLimitedPage, { minutes, retryUrl: req.originalUrl });
-  if (req.get('X-Enhance') === '1') return renderFragment(req, res, page, 429);
+  if (mode === 'enhanced') return renderFragment(req, res, page, 429);
   renderPage(req, res, page, { title: req.t('rateLimit.title'), status: 429 });
 }
 

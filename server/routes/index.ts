@@ -18,11 +18,11 @@ import type { AppLocals } from '../locals.ts';
  * means adding its router here and nowhere else in app.ts.
  */
 export function mountRoutes(app: Express): void {
+  app.use(accountHostRouting((app.locals as AppLocals).config)); // first: other paths on ACCOUNT_HOST go to PUBLIC_URL
+  app.use(swaggerRoutes());
   app.use(recoveryRoutes());
   app.use(resendRoutes());
   app.use(verificationRoutes());
-  app.use(accountHostRouting((app.locals as AppLocals).config)); // first: other paths on ACCOUNT_HOST go to PUBLIC_URL
-  app.use(swaggerRoutes());
   app.use(languageRoutes());
   app.use(signInRoutes());
   app.use(signUpRoutes());

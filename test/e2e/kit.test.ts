@@ -230,5 +230,34 @@ for (const javaScriptEnabled of [true, false]) {
       await page.locator('#kit-tooltip .tooltip__trigger').blur();
       await expect.poll(() => bubble.isVisible()).toBe(false);
     });
+
+    it('clears a field and runs the loading overlay to 100 %', async () => {
+      const { page } = await pageWith(javaScriptEnabled);
+      await page.goto(`${baseUrl}/__test/kit`);
+      const clear = page.locator('#kit-fields [data-clear]').first();
+      const overlay = page.locator('#kit-overlay');
+      if (!javaScriptEnabled) {
+        await page.fill('#kit-name', 'Ada');
+        expect(await page.locator('#kit-fields [data-clear]').count()).toBe(0);
+        expect(await overlay.isVisible()).toBe(false);
+        return;
+      }
+      expect(await clear.isVisible()).toBe(false);
+      await page.fill('#kit-name', 'Ada');
+      await expect.poll(() => clear.isVisible()).toBe(true);
+      await clear.click();
+      expect(await page.inputValue('#kit-name')).toBe('');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('kit-name');
+      await expect.poll(() => clear.isVisible()).toBe(false);
+      // The read-only field never gets one.
+      expect(await page.locator('#kit-email ~ [data-clear]').count()).toBe(0);
+
+      await page.click('[data-overlay-open="kit-overlay"]');
+      await expect.poll(() => overlay.isVisible()).toBe(true);
+      const progress = overlay.locator('[role="progressbar"]');
+      await expect.poll(async () => Number(await progress.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(60);
+      await expect.poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 5000 }).toBe(100);
+      await expect.poll(() => overlay.isVisible(), { timeout: 5000 }).toBe(false);
+    });
   });
 }

@@ -48,7 +48,7 @@ export function KitForm(props: KitFormState) {
           {t('ui.kit.submit')}
         </Button>
         <Button type="submit" name="intent" value="fail" variant="TERTIARY" size="LG" id="kit-fail">
-          {t('ui.errors.server')}
+          {t('ui.kit.fail')}
         </Button>
       </div>
     </form>

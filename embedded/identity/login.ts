@@ -124,7 +124,6 @@ export async function submitLogin(svc: Service, ctx: Ctx): Promise<Reply> {
     setUiMessages(f, [msg(4010002)]);
     return formError(svc, ctx, f);
   }
-  f.active = 'password';
   const identifier = str(body.identifier) ?? str(body.password_identifier) ?? (f.refresh ? String(f.ui.nodes.find((n) => n.attributes.name === 'identifier')?.attributes.value ?? '') : '');
   const password = str(body.password) ?? '';
   if (!f.refresh) setNodeValue(f.ui.nodes, 'identifier', identifier);
@@ -144,6 +143,7 @@ export async function submitLogin(svc: Service, ctx: Ctx): Promise<Reply> {
     return formError(svc, ctx, f);
   }
   const session = issueSession(svc, ctx, identity, 'password', cur);
+  f.active = 'password';
   f.state = 'passed_challenge';
   saveFlow(svc, f);
   const target = returnUrl(svc, f, svc.config.selfservice.flows.login.after.password?.default_browser_return_url, svc.config.selfservice.flows.login.after.default_browser_return_url);

@@ -43,5 +43,7 @@ start('app', ['dist/server.js'], {
   KRATOS_PUBLIC_URL: identityPublic,
   KRATOS_ADMIN_URL: identityAdmin,
   BACKEND_URL: backendUrl,
+  // The local product shows its development hooks (the crash screen at /__test/crash, the UI kit).
+  ENABLE_TEST_ROUTES: env.ENABLE_TEST_ROUTES ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
 });
 process.stdout.write(`accounts: ${appUrl}  (identity ${identityPublic}, mailbox ${identityAdmin}/mailbox, backend ${backendUrl})\n`);

@@ -358,7 +358,8 @@ function avatarError(req: Request, error: unknown): SpecError | 'signed-out' | '
   if (error.code === 'image_dimensions_too_large') return { status: 400, code: error.code, message: t('profile.avatar.tooLarge'), meta: error.meta ?? {} };
   if (error.code === 'invalid_multipart') return { status: 400, code: error.code, message: t('profile.avatar.unreadable'), meta: {} };
   req.log?.warn({ code: error.code, status: error.status }, 'avatar call failed');
-  const unavailable = error.status >= 500 || error.status === 499;
+  // token_expired here means even fresh tokens were refused: the services disagree, not the user's fault.
+  const unavailable = error.status >= 500 || error.status === 499 || error.code === 'token_expired';
   return {
     status: unavailable ? 503 : error.status,
     code: unavailable ? 'backend_unavailable' : error.code,
@@ -415,7 +416,7 @@ function privilegedMaxAgeMs(req: Request): number {
 function backendFailure(req: Request, error: unknown): SpecError {
   if (!(error instanceof BackendError)) throw error;
   const t = translator(req);
-  const unavailable = error.status >= 500 || error.status === 499;
+  const unavailable = error.status >= 500 || error.status === 499 || error.code === 'token_expired';
   req.log?.warn({ code: error.code, status: error.status }, 'backend call failed');
   return {
     status: unavailable ? 503 : error.status,

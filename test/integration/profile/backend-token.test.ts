@@ -1,0 +1,122 @@
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startProfileStack, type ProfileStack } from './fixtures.ts';
+import { signedInUser } from './session.ts';
+
+// The backend client inside the real app: tokens from the identity tokenizer, kept per session,
+// regenerated when forced or expired, `token_expired` retried at most twice, never sent to the browser.
+
+let env: ProfileStack;
+beforeAll(async () => {
+  env = await startProfileStack();
+});
+afterAll(() => env?.close());
+
+const currentUserCalls = () => env.backendProxy.seen.filter((s) => s.path === '/api/user/get-current-user');
+
+describe('authorization token cache', () => {
+  test('one tokenizer call serves the session’s later backend calls; another session gets its own token', async () => {
+    const a = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'token-a' });
+    const callsAfterFirstPage = env.tokenizerCalls();
+    const seenBefore = currentUserCalls().length;
+    for (let i = 0; i < 3; i += 1) expect((await a.browser.get(a.settingsAction)).status).toBe(200);
+    expect(env.tokenizerCalls()).toBe(callsAfterFirstPage);
+    const used = currentUserCalls().slice(seenBefore).map((s) => s.authorization);
+    expect(used).toHaveLength(3);
+    expect(new Set(used).size).toBe(1);
+    const claims = decodeJwt(used[0]!.replace('Bearer ', ''));
+    expect(claims.sub).toBe(a.identityId);
+    expect(claims.aud).toBe('accounts-backend');
+
+    const b = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'token-b' });
+    expect(env.tokenizerCalls()).toBe(callsAfterFirstPage + 1);
+    const last = currentUserCalls().at(-1)!.authorization!;
+    expect(decodeJwt(last.replace('Bearer ', '')).sub).toBe(b.identityId);
+  });
+
+  test('avatar calls force a new token, which later calls then reuse', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'token-force' });
+    const before = env.tokenizerCalls();
+    const removed = await u.browser.postJson('/profile-settings/avatar/remove', {}, { 'x-csrf-token': u.csrf });
+    expect(removed.status).toBe(200);
+    expect(env.tokenizerCalls()).toBe(before + 1);
+    const forced = env.backendProxy.seen.filter((s) => s.path === '/api/user/remove-avatar').at(-1)!.authorization;
+    expect((await u.browser.get(u.settingsAction)).status).toBe(200);
+    expect(env.tokenizerCalls()).toBe(before + 1);
+    expect(currentUserCalls().at(-1)!.authorization).toBe(forced);
+  });
+
+  test('the token never reaches the browser', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'token-leak' });
+    const page = await u.browser.get(u.settingsAction);
+    const json = await u.browser.get(u.settingsAction, { accept: 'application/json' });
+    const tokens = env.bearerTokens();
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const token of tokens) {
+      const signature = token.split('.')[2]!;
+      for (const answer of [page, json]) {
+        expect(answer.text).not.toContain(signature);
+        expect([...answer.headers.values()].join('\n')).not.toContain(signature);
+      }
+    }
+  });
+});
+
+describe('token_expired', () => {
+  test('is retried with a fresh token and the page works', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'expired-once' });
+    const before = env.tokenizerCalls();
+    const seen = currentUserCalls().length;
+    env.backendProxy.expireNext = 1;
+    const page = await u.browser.get(u.settingsAction);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('can’t be changed right now');
+    const calls = currentUserCalls().slice(seen);
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.authorization).not.toBe(calls[1]!.authorization);
+    expect(env.tokenizerCalls()).toBe(before + 1);
+  });
+
+  test('is retried at most twice, then fails cleanly (503, translated) without a fourth attempt', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'expired-always' });
+    const seen = env.backendProxy.seen.filter((s) => s.path === '/api/user/remove-avatar').length;
+    env.backendProxy.expireNext = 10;
+    const answer = await u.browser.postJson('/profile-settings/avatar/remove', {}, { 'x-csrf-token': u.csrf });
+    const left = env.backendProxy.expireNext;
+    env.backendProxy.expireNext = 0;
+    expect(answer.status).toBe(503);
+    expect(JSON.parse(answer.text)).toMatchObject({ code: 'backend_unavailable', message: 'A service is temporarily unavailable. Please try again in a moment.' });
+    const attempts = env.backendProxy.seen.filter((s) => s.path === '/api/user/remove-avatar').slice(seen);
+    expect(attempts).toHaveLength(3);
+    expect(new Set(attempts.map((a) => a.authorization)).size).toBe(3);
+    expect(left).toBe(7);
+  });
+
+  test('other backend errors are not retried', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'no-retry' });
+    const seen = env.backendProxy.seen.filter((s) => s.path === '/api/user/reactivate-account').length;
+    // Reactivating an active account is a 409 from the backend: one call, then back to the page.
+    const answer = await u.browser.post('/profile-settings/reactivate', { _csrf: u.csrf });
+    expect(answer.status).toBe(303);
+    expect(env.backendProxy.seen.filter((s) => s.path === '/api/user/reactivate-account').length).toBe(seen + 1);
+  });
+});
+
+describe('token regeneration on expiry', () => {
+  let short: ProfileStack;
+  beforeAll(async () => {
+    // Tokens living 12 s are treated as expired 10 s early: after 2 s the stored one is stale.
+    short = await startProfileStack({ identityConfig: { session: { whoami: { tokenizer: { templates: { authorization: { ttl: '12s' } } } } } } as never });
+  });
+  afterAll(() => short?.close());
+
+  test('a stored token past its expiry is replaced by a new one', async () => {
+    const u = await signedInUser(short.appUrl, short.identityAdminUrl, { prefix: 'regen' });
+    const before = short.tokenizerCalls();
+    expect((await u.browser.get(u.settingsAction)).status).toBe(200);
+    expect(short.tokenizerCalls()).toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    expect((await u.browser.get(u.settingsAction)).status).toBe(200);
+    expect(short.tokenizerCalls()).toBe(before + 1);
+  });
+});

@@ -154,7 +154,8 @@ export function flowHasErrors(flow: Pick<KratosFlow, 'ui'>): boolean {
 /** The error shape of spec §3 plus the HTTP status to send it with. */
 export type SpecError = {
   status: number;
-  code: string | number;
+  /** Always a string (the OpenAPI error schema's type): a spec code, a Kratos error id, or a status as text. */
+  code: string;
   message: string;
   meta: Record<string, unknown>;
 };
@@ -204,13 +205,13 @@ export function mapIdentityProviderError(status: number, body: unknown, t: Trans
         if (first) {
           return {
             status: 400,
-            code: specCodeOf(first.id) ?? first.id,
+            code: specCodeOf(first.id) ?? String(first.id),
             message: translateMessage(t, first),
             meta: { messageId: first.id, flowId: body.id },
           };
         }
       }
-      const code = error.id ?? 400;
+      const code = error.id ?? '400';
       return {
         status: 400,
         code,
@@ -219,11 +220,11 @@ export function mapIdentityProviderError(status: number, body: unknown, t: Trans
       };
     }
     case 401:
-      return { status: 401, code: 401, message: translateOr(t, 'errorMessage.unauthorized', 'unauthorized'), meta: {} };
+      return { status: 401, code: '401', message: translateOr(t, 'errorMessage.unauthorized', 'unauthorized'), meta: {} };
     case 403:
       return {
         status: 403,
-        code: error.id ?? 403,
+        code: error.id ?? '403',
         message: translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'flowError.forbidden', 'forbidden'),
         meta: { errorCode: error.id ?? null },
       };
@@ -239,11 +240,11 @@ export function mapIdentityProviderError(status: number, body: unknown, t: Trans
       }
       break;
     case 429:
-      return { status: 429, code: 429, message: translateOr(t, 'flowError.tooManyRequests', 'too many requests'), meta: {} };
+      return { status: 429, code: '429', message: translateOr(t, 'flowError.tooManyRequests', 'too many requests'), meta: {} };
   }
   return {
     status: status >= 400 && status < 600 ? status : 500,
-    code: error.id ?? status,
+    code: error.id ?? String(status),
     message: translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'errorMessage.unknownError', 'Something went wrong'),
     meta: {},
   };

@@ -112,7 +112,7 @@ describe('against the embedded identity service', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.text).toContain('This error is unknown or has expired. Please start again.');
     const json = await browser.get('/error?id=stub:500', { accept: 'application/json' });
-    expect(JSON.parse(json.text)).toMatchObject({ code: 500, meta: { errorId: null } });
+    expect(JSON.parse(json.text)).toMatchObject({ code: '500', meta: { errorId: null } });
   });
 });
 
@@ -164,7 +164,7 @@ describe('rows the embedded service cannot produce, against a scripted Kratos ov
     expect(page.text).toContain('Too many attempts. Please wait a moment and try again.');
     const json = await submit('limited@example.com', true);
     expect(json.status).toBe(429);
-    expect(JSON.parse(json.text)).toEqual({ code: 429, message: 'Too many attempts. Please wait a moment and try again.', meta: {} });
+    expect(JSON.parse(json.text)).toEqual({ code: '429', message: 'Too many attempts. Please wait a moment and try again.', meta: {} });
   });
 
   test('others (500) → the reason, never a crash page', async () => {
@@ -173,7 +173,7 @@ describe('rows the embedded service cannot produce, against a scripted Kratos ov
     expect(page.text).toContain('data-page="flow-error"');
     expect(page.text).toContain('database is down');
     const json = await submit('boom@example.com', true);
-    expect(JSON.parse(json.text)).toEqual({ code: 500, message: 'database is down', meta: {} });
+    expect(JSON.parse(json.text)).toEqual({ code: '500', message: 'database is down', meta: {} });
   });
 
   test('400 with a flow → first message and its spec code', async () => {

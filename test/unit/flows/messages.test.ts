@@ -128,9 +128,9 @@ describe('identity-provider errors by HTTP status (spec §8, one row each)', () 
   });
 
   test('401 → unauthorized, code 401', () => {
-    expect(mapIdentityProviderError(401, { error: { code: 401, message: 'The request could not be authorized' } }, en)).toEqual({
+    expect(mapIdentityProviderError(401, { error: { code: '401', message: 'The request could not be authorized' } }, en)).toEqual({
       status: 401,
-      code: 401,
+      code: '401',
       message: 'Please sign in to continue.',
       meta: {},
     });
@@ -154,11 +154,11 @@ describe('identity-provider errors by HTTP status (spec §8, one row each)', () 
   });
 
   test('429 → too many requests', () => {
-    expect(mapIdentityProviderError(429, {}, en)).toEqual({ status: 429, code: 429, message: 'Too many attempts. Please wait a moment and try again.', meta: {} });
+    expect(mapIdentityProviderError(429, {}, en)).toEqual({ status: 429, code: '429', message: 'Too many attempts. Please wait a moment and try again.', meta: {} });
   });
 
   test('others → the reason, or “Something went wrong”', () => {
-    expect(mapIdentityProviderError(500, { error: { code: 500, reason: 'database is down' } }, en)).toMatchObject({ status: 500, code: 500, message: 'database is down' });
+    expect(mapIdentityProviderError(500, { error: { code: '500', reason: 'database is down' } }, en)).toMatchObject({ status: 500, code: '500', message: 'database is down' });
     expect(mapIdentityProviderError(502, undefined, en)).toMatchObject({ status: 502, message: 'Something went wrong. Please try again.' });
   });
 });

@@ -20,11 +20,18 @@ const options: StartIdentityOptions = {
   smtpUrl: env.IDENTITY_SMTP_URL,
   config: {
     serve: {
-      public: env.IDENTITY_PUBLIC_URL ? { base_url: env.IDENTITY_PUBLIC_URL } : {},
-      admin: env.IDENTITY_ADMIN_URL ? { base_url: env.IDENTITY_ADMIN_URL } : {},
+      // A port override without an explicit URL moves the base URL along with it.
+      public: baseUrlOverride(env.IDENTITY_PUBLIC_URL, env.IDENTITY_PUBLIC_PORT),
+      admin: baseUrlOverride(env.IDENTITY_ADMIN_URL, env.IDENTITY_ADMIN_PORT),
     },
   },
 };
+
+function baseUrlOverride(url: string | undefined, port: string | undefined): { base_url?: string } {
+  if (url) return { base_url: url };
+  if (port && port !== '0') return { base_url: `http://localhost:${port}/` };
+  return {};
+}
 const config = buildConfig(options);
 const dbPath = env.IDENTITY_DATA_DIR ? join(env.IDENTITY_DATA_DIR, 'identity.sqlite') : resolve(config.database.path);
 

@@ -1,4 +1,4 @@
-import { useT, useView } from '../../context.ts';
+import { useT } from '../../context.ts';
 import { Button } from '../Button.tsx';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
@@ -13,7 +13,6 @@ export const DELETE_DIALOG_ID = 'delete-account-dialog';
  */
 export function DeleteAccountSection(props: { confirmOpen: boolean; graceDays: number; cancelHref: string }) {
   const t = useT();
-  const { csrfToken } = useView();
   return (
     <ProfileSection id="delete-account" className="profile-danger" title={t('profile.delete.title')} description={t('profile.delete.description', { days: props.graceDays })}>
       <Button href={`/profile-settings?confirm=delete-account#${DELETE_DIALOG_ID}`} variant="SECONDARY" size="MD" data-dialog-open={DELETE_DIALOG_ID}>
@@ -28,7 +27,6 @@ export function DeleteAccountSection(props: { confirmOpen: boolean; graceDays: n
         cancelHref={props.cancelHref}
         confirmText={t('profile.delete.confirm')}
         cancelText={t('profile.delete.cancel')}
-        fields={csrfToken ? { _csrf: csrfToken } : undefined}
       >
         <p>{t('profile.delete.confirmText', { days: props.graceDays })}</p>
       </ConfirmDialog>

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Browser, signIn } from '../auth/helpers.ts';
+import { startProfileStack, type ProfileStack } from './fixtures.ts';
+import { signedInUser } from './session.ts';
+
+let env: ProfileStack;
+beforeAll(async () => {
+  env = await startProfileStack();
+});
+afterAll(() => env?.close());
+
+describe('delete account and reactivation', () => {
+  test('without our CSRF token nothing happens', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'del-csrf' });
+    const answer = await u.browser.post('/profile-settings/delete-account', {});
+    expect(answer.status).toBe(403);
+    expect((await u.browser.get(u.settingsAction)).status).toBe(200);
+  });
+
+  test('deleting signs out everywhere; signing in again offers reactivation, which restores the account', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'del' });
+    const other = new Browser(env.appUrl);
+    expect((await signIn(other, u.email)).status).toBe(303);
+
+    const answer = await u.browser.post('/profile-settings/delete-account', { _csrf: u.csrf });
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe('/profile-settings/account-deleted');
+    const notice = await u.browser.get(answer.location!);
+    expect(notice.status).toBe(200);
+    expect(notice.text).toContain('Your account is scheduled for deletion on');
+    expect(notice.text).toContain('Sign in within 30 days to restore it.');
+
+    // Every session is gone, the other browser's too.
+    for (const browser of [u.browser, other]) {
+      const page = await browser.get('/profile-settings');
+      expect(page.status).toBe(303);
+      expect(page.location).toMatch(/^\/sign-in\?/);
+    }
+
+    // Signing in again within the grace period: the profile offers to restore the account.
+    const back = new Browser(env.appUrl);
+    expect((await signIn(back, u.email)).status).toBe(303);
+    const page = await back.follow('/profile-settings');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('data-page="reactivate-account"');
+    expect(page.text).toContain('Your account is scheduled for deletion');
+    const json = await back.get('/profile-settings', { accept: 'application/json' });
+    expect(JSON.parse(json.text)).toMatchObject({ state: 'pending_deletion', reactivate: '/profile-settings/reactivate' });
+    // Settings changes wait for the decision.
+    const csrf = /name="_csrf" value="([0-9a-f]{64})"/.exec(page.text)![1]!;
+    const restored = await back.post('/profile-settings/reactivate', { _csrf: csrf });
+    expect(restored.status).toBe(303);
+    expect(restored.location).toBe('/profile-settings');
+    const after = await back.follow('/profile-settings');
+    expect(after.text).toContain('data-page="profile-settings"');
+    expect(after.text).toContain('Welcome back! Your account has been restored.');
+  });
+
+  test('JSON: the deletion answer names the schedule', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'del-json' });
+    const answer = await u.browser.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': u.csrf });
+    expect(answer.status).toBe(200);
+    const body = JSON.parse(answer.text);
+    expect(body).toMatchObject({ redirect_to: '/profile-settings/account-deleted', state: 'pending_deletion', gracePeriodDays: 30 });
+    expect(Date.parse(body.deletionScheduledAt)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+  });
+});

@@ -1,17 +1,6 @@
-import { useT, useView } from '../context.ts';
+import { CrashScreen } from '../components/CrashScreen.tsx';
 
-/** Spec §2 crash screen. The Retry button reloads through a plain link so it works without JS. */
+/** Spec §2 crash screen, as the whole page of an unhandled error (server/http-errors.ts). */
 export function CrashPage() {
-  const t = useT();
-  const { url, requestId } = useView();
-  return (
-    <main className="page page--center" role="alert">
-      <h1>{t('crash.title')}</h1>
-      <p>{t('crash.text')}</p>
-      <a className="btn btn--PRIMARY btn--MD" href={url} data-reload="">
-        {t('crash.retry')}
-      </a>
-      {requestId ? <p className="muted">{t('crash.requestId', { id: requestId })}</p> : null}
-    </main>
-  );
+  return <CrashScreen />;
 }

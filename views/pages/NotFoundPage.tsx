@@ -1,3 +1,4 @@
+import { Button } from '../components/Button.tsx';
 import { useT } from '../context.ts';
 
 export function NotFoundPage() {
@@ -6,9 +7,9 @@ export function NotFoundPage() {
     <main className="page page--center">
       <h1>{t('notFound.title')}</h1>
       <p>{t('notFound.text')}</p>
-      <a className="btn btn--PRIMARY btn--MD" href="/">
+      <Button href="/" variant="PRIMARY" size="LG">
         {t('notFound.home')}
-      </a>
+      </Button>
     </main>
   );
 }

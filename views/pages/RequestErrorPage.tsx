@@ -1,3 +1,4 @@
+import { Button } from '../components/Button.tsx';
 import { useT } from '../context.ts';
 
 /**
@@ -10,9 +11,9 @@ export function RequestErrorPage(props: { messageKey: string }) {
     <main className="page page--center" role="alert">
       <h1>{t(`${props.messageKey}.title`)}</h1>
       <p>{t(`${props.messageKey}.text`)}</p>
-      <a className="btn btn--PRIMARY btn--MD" href="/">
+      <Button href="/" variant="PRIMARY" size="LG">
         {t('notFound.home')}
-      </a>
+      </Button>
     </main>
   );
 }

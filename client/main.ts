@@ -1,8 +1,9 @@
 // Entry of the browser bundle: mounts each island on the server-rendered markup that asks for it.
 // Every page works without this file; islands only enhance. Swapped-in fragments dispatch
 // `islands:mount` so their islands mount too.
+import { mountAvatar } from './islands/avatar.ts';
 import { initDialogs, mountDialogs } from './islands/dialogs.ts';
-import { initEnhance } from './islands/enhance.ts';
+import { initEnhance, mountForms } from './islands/enhance.ts';
 import { initFields, mountFields } from './islands/fields.ts';
 import { initProgress, mountOverlays } from './islands/progress.ts';
 import { initTheme, mountTheme } from './islands/theme.ts';
@@ -11,7 +12,7 @@ import { initTooltips, mountTooltips } from './islands/tooltip.ts';
 
 export { toast } from './islands/toasts.ts';
 
-const mounts = [mountFields, mountToasts, mountTooltips, mountTheme, mountDialogs, mountOverlays];
+const mounts = [mountFields, mountToasts, mountTooltips, mountTheme, mountDialogs, mountOverlays, mountAvatar, mountForms];
 
 function mountAll(root: ParentNode): void {
   for (const mount of mounts) mount(root);

@@ -1,6 +1,6 @@
 // Dialogs (open/close, Escape, focus), popovers (Escape, outside click), Reload buttons, the
 // language switcher's submit-on-change and the cross-tab session-changed warning.
-import { all, firstTime } from '../lib/dom.ts';
+import { all, firstTime, hit } from '../lib/dom.ts';
 
 const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),select,textarea,[tabindex]:not([tabindex="-1"])';
 const SESSION_KEY = 'session';
@@ -15,7 +15,8 @@ export function isBusy(layer: Element): boolean {
 export function openDialog(layer: HTMLElement): void {
   openers.set(layer, document.activeElement);
   layer.hidden = false;
-  layer.querySelector<HTMLElement>(`.dialog__body ${FOCUSABLE}, .dialog__actions ${FOCUSABLE}, ${FOCUSABLE}`)?.focus();
+  const first = layer.querySelector<HTMLElement>(`.dialog__body ${FOCUSABLE}, .dialog__actions ${FOCUSABLE}, ${FOCUSABLE}`);
+  if (first) first.focus();
 }
 
 export function closeDialog(layer: HTMLElement): boolean {
@@ -34,7 +35,7 @@ export function mountDialogs(root: ParentNode): void {
   for (const close of all(root, '.dialog__close[hidden]')) close.hidden = false;
   for (const form of all<HTMLFormElement>(root, 'form[data-island="language"]')) {
     if (!fresh(form)) continue;
-    form.querySelector<HTMLElement>('.lang-switcher__apply')?.setAttribute('hidden', '');
+    for (const apply of all(form, '.lang-switcher__apply')) apply.hidden = true;
     form.addEventListener('change', () => form.requestSubmit());
   }
   for (const watch of all(root, '[data-island="session-watch"]')) {
@@ -55,20 +56,20 @@ export function mountDialogs(root: ParentNode): void {
 
 export function initDialogs(): void {
   document.addEventListener('click', (event) => {
-    const target = event.target as Element;
-    const reload = target.closest?.('[data-reload]');
-    if (reload) {
+    const target = event.target as HTMLElement;
+    if (hit(event, '[data-reload]')) {
       event.preventDefault();
       return location.reload();
     }
-    const opener = target.closest?.<HTMLElement>('[data-dialog-open]');
-    const layer = opener && document.getElementById(opener.dataset.dialogOpen ?? '');
+    const opener = hit(event, '[data-dialog-open]');
+    const layer = opener && document.getElementById(opener.dataset.dialogOpen || '');
     if (layer) {
       event.preventDefault();
       return openDialog(layer);
     }
-    const closer = target.closest?.('[data-dialog-close]');
-    const owner = closer?.closest<HTMLElement>('.dialog-layer') ?? (target.matches?.('.dialog-layer') ? (target as HTMLElement) : null);
+    const closer = hit(event, '[data-dialog-close]');
+    // A click on the backdrop (the layer itself) closes too, when the dialog can be closed at all.
+    const owner = closer ? closer.closest<HTMLElement>('.dialog-layer') : target.matches('.dialog-layer') ? target : null;
     if (owner && (closer || owner.querySelector('[data-dialog-close]'))) {
       event.preventDefault();
       closeDialog(owner);
@@ -81,6 +82,6 @@ export function initDialogs(): void {
     if (event.key !== 'Escape') return;
     for (const popover of all<HTMLDetailsElement>(document, 'details[data-popover][open]')) popover.open = false;
     const top = openLayers().pop();
-    if (top?.querySelector('[data-dialog-close]')) closeDialog(top);
+    if (top && top.querySelector('[data-dialog-close]')) closeDialog(top);
   });
 }

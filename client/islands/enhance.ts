@@ -1,10 +1,13 @@
-// Form enhancement, htmx-style: forms with data-enhance are sent with fetch (header X-Enhance: 1).
+// Form enhancement, htmx-style: forms with data-enhance (or data-island="form") are sent with fetch
+// (header X-Enhance: 1).
 // 200 + X-Redirect-To → navigate; 4xx with the form's fragment → swap it, focus the first error and
 // announce it; network error or 5xx → an error toast, the form left exactly as the user had it.
-import { announce } from '../lib/dom.ts';
+import { all, announce, firstTime } from '../lib/dom.ts';
 import { buildRequest, decideOutcome } from '../lib/enhance.ts';
 import { finishNavigationProgress, startNavigationProgress } from './progress.ts';
 import { toast, toastRegion } from './toasts.ts';
+
+const ENHANCED = 'form[data-enhance], form[data-island="form"]';
 
 function setBusy(form: HTMLFormElement, submitter: HTMLElement | null, busy: boolean): void {
   form.setAttribute('aria-busy', String(busy));
@@ -15,10 +18,10 @@ function setBusy(form: HTMLFormElement, submitter: HTMLElement | null, busy: boo
     } else if (button.dataset.wasDisabled === undefined) button.disabled = false;
     else delete button.dataset.wasDisabled;
   }
-  const loading = submitter ?? form.querySelector<HTMLElement>('button[type="submit"], button:not([type])');
-  loading?.classList.toggle('btn--loading', busy);
-  if (busy) loading?.setAttribute('aria-busy', 'true');
-  else loading?.removeAttribute('aria-busy');
+  const loading = submitter || form.querySelector<HTMLElement>('button[type="submit"], button:not([type])');
+  if (!loading) return;
+  loading.classList.toggle('btn--loading', busy);
+  loading.toggleAttribute('aria-busy', busy);
 }
 
 /** The form again, from the server's fragment: same id, or the only form when it has none. */
@@ -32,16 +35,15 @@ export function fragmentFor(form: HTMLFormElement, html: string): HTMLFormElemen
 function swap(form: HTMLFormElement, next: HTMLFormElement): void {
   form.replaceWith(next);
   next.dispatchEvent(new CustomEvent('islands:mount', { bubbles: true }));
-  const invalid = next.querySelector<HTMLElement>('[aria-invalid="true"]');
-  const alert = next.querySelector<HTMLElement>('[role="alert"]');
-  (invalid ?? alert)?.focus();
-  const messages = Array.from(next.querySelectorAll('[role="alert"], .field__error'), (el) => el.textContent?.trim()).filter(Boolean);
+  const first = next.querySelector<HTMLElement>('[aria-invalid="true"]') || next.querySelector<HTMLElement>('[role="alert"]');
+  if (first) first.focus();
+  const messages = Array.from(next.querySelectorAll('[role="alert"], .field__error'), (el) => (el.textContent || '').trim()).filter(Boolean);
   if (messages.length > 0) announce(Array.from(new Set(messages)).join('. '));
 }
 
 async function submit(form: HTMLFormElement, submitter: HTMLElement | null): Promise<void> {
   const request = buildRequest(
-    { method: form.getAttribute('method') ?? 'get', action: form.action, enctype: form.enctype },
+    { method: form.getAttribute('method') || 'get', action: form.action, enctype: form.enctype },
     new FormData(form, submitter as HTMLButtonElement | null),
   );
   setBusy(form, submitter, true);
@@ -68,10 +70,9 @@ async function submit(form: HTMLFormElement, submitter: HTMLElement | null): Pro
       return location.assign(outcome.url);
     }
     if (outcome.kind === 'swap' && next) return swap(form, next);
-    const texts = toastRegion().dataset;
-    toast(texts.textServer ?? 'Something went wrong. Please try again.', { variant: 'error' });
+    toast(toastRegion().dataset.textServer || 'Something went wrong. Please try again.', { variant: 'error' });
   } catch {
-    toast(toastRegion().dataset.textNetwork ?? 'No connection. Please try again.', { variant: 'error' });
+    toast(toastRegion().dataset.textNetwork || 'No connection. Please try again.', { variant: 'error' });
   } finally {
     if (!leaving) {
       setBusy(form, submitter, false);
@@ -80,10 +81,30 @@ async function submit(form: HTMLFormElement, submitter: HTMLElement | null): Pro
   }
 }
 
+const fresh = firstTime();
+
+/**
+ * Forms marked data-auto-submit (e.g. logout, which must be a POST with our CSRF token) are sent at
+ * once, as a plain navigation; without JavaScript the user presses their button.
+ */
+export function mountForms(root: ParentNode): void {
+  for (const form of all<HTMLFormElement>(root, 'form[data-auto-submit]')) if (fresh(form)) form.submit();
+  // Keys a page asks to forget (set after a sign-out): the last account, the session fingerprint…
+  for (const el of all(root, '[data-clear-storage]')) {
+    for (const key of (el.dataset.clearStorage || '').split(/\s+/).filter(Boolean)) {
+      try {
+        localStorage.removeItem(key);
+      } catch {
+        // Storage unavailable: nothing was kept either.
+      }
+    }
+  }
+}
+
 export function initEnhance(): void {
   document.addEventListener('submit', (event) => {
     const form = event.target;
-    if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-enhance') || event.defaultPrevented) return;
+    if (!(form instanceof HTMLFormElement) || !form.matches(ENHANCED) || event.defaultPrevented) return;
     event.preventDefault();
     // A second submit while the first is in flight is dropped: never post twice.
     if (form.getAttribute('aria-busy') === 'true') return;

@@ -1,7 +1,5 @@
 // Password show/hide toggles, clear buttons and indeterminate checkboxes on server-rendered fields.
-import { all, firstTime } from '../lib/dom.ts';
-
-const CLEAR_ICON = '<svg class="icon" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>';
+import { all, CLOSE_ICON, firstTime, hit } from '../lib/dom.ts';
 const fresh = firstTime();
 
 function controlled(button: Element): HTMLInputElement | null {
@@ -15,7 +13,7 @@ export function setPasswordShown(button: HTMLElement, shown: boolean): void {
   if (!input) return;
   input.type = shown ? 'text' : 'password';
   button.setAttribute('aria-pressed', String(shown));
-  button.setAttribute('aria-label', (shown ? button.dataset.labelHide : button.dataset.labelShow) ?? '');
+  button.setAttribute('aria-label', (shown ? button.dataset.labelHide : button.dataset.labelShow) || '');
 }
 
 function clearButtonFor(control: HTMLElement, input: HTMLInputElement): HTMLButtonElement {
@@ -25,9 +23,9 @@ function clearButtonFor(control: HTMLElement, input: HTMLInputElement): HTMLButt
     button.type = 'button';
     button.className = 'field__clear';
     button.dataset.clear = '';
-    button.setAttribute('aria-label', control.dataset.clearLabel ?? '');
+    button.setAttribute('aria-label', control.dataset.clearLabel || '');
     button.setAttribute('aria-controls', input.id);
-    button.innerHTML = CLEAR_ICON;
+    button.innerHTML = CLOSE_ICON;
     input.after(button);
   }
   return button;
@@ -47,10 +45,9 @@ export function mountFields(root: ParentNode): void {
 
 export function initFields(): void {
   document.addEventListener('click', (event) => {
-    const target = event.target as Element;
-    const toggle = target.closest?.<HTMLElement>('[data-password-toggle]');
+    const toggle = hit(event, '[data-password-toggle]');
     if (toggle) return setPasswordShown(toggle, toggle.getAttribute('aria-pressed') !== 'true');
-    const clear = target.closest?.<HTMLElement>('[data-clear]');
+    const clear = hit(event, '[data-clear]');
     const input = clear && controlled(clear);
     if (input) {
       input.value = '';

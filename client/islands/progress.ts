@@ -1,5 +1,5 @@
 // Navigation progress bar and the loading overlay, both on the curve of lib/progress.ts.
-import { all, firstTime } from '../lib/dom.ts';
+import { all, firstTime, hit } from '../lib/dom.ts';
 import { nextProgress, PROGRESS_TICK_MS } from '../lib/progress.ts';
 
 type Runner = { stop(done: boolean): void };
@@ -12,7 +12,7 @@ function run(progress: HTMLElement, onDone?: () => void): Runner {
     progress.setAttribute('aria-valuenow', String(Math.round(percent)));
     if (bar) bar.style.transform = `scaleX(${percent / 100})`;
   };
-  bar?.classList.add('is-driven');
+  if (bar) bar.classList.add('is-driven');
   paint();
   const timer = setInterval(() => {
     percent = nextProgress(percent);
@@ -48,14 +48,14 @@ function navBar(): HTMLElement {
 }
 
 export function startNavigationProgress(): void {
-  navigation?.stop(false);
+  if (navigation) navigation.stop(false);
   const bar = navBar();
   bar.hidden = false;
   navigation = run(bar, () => (bar.hidden = true));
 }
 
 export function finishNavigationProgress(): void {
-  navigation?.stop(true);
+  if (navigation) navigation.stop(true);
   navigation = null;
 }
 
@@ -77,7 +77,8 @@ export function openOverlay(overlay: HTMLElement): void {
 
 /** The work behind the overlay is done: the bar completes to 100 % and the overlay goes away. */
 export function finishOverlay(overlay: HTMLElement): void {
-  overlays.get(overlay)?.stop(true);
+  const runner = overlays.get(overlay);
+  if (runner) runner.stop(true);
   overlays.delete(overlay);
 }
 
@@ -90,10 +91,10 @@ export function mountOverlays(root: ParentNode): void {
 export function initProgress(): void {
   // On window, after document listeners, so links other islands handle (preventDefault) are skipped.
   addEventListener('click', (event) => {
-    const link = (event.target as Element).closest?.<HTMLAnchorElement>('a[href]');
+    const link = hit<HTMLAnchorElement>(event, 'a[href]');
     if (link && isPlainNavigation(event, link)) startNavigationProgress();
-    const opener = (event.target as Element).closest?.<HTMLElement>('[data-overlay-open]');
-    const overlay = opener && document.getElementById(opener.dataset.overlayOpen ?? '');
+    const opener = hit(event, '[data-overlay-open]');
+    const overlay = opener && document.getElementById(opener.dataset.overlayOpen || '');
     if (overlay) {
       openOverlay(overlay);
       const after = Number(opener.dataset.overlayFinishAfter);

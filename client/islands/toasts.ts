@@ -1,10 +1,8 @@
 // Toasts island: the server-rendered region becomes the top-right stack; other islands call toast().
 import { overLimit, requireMessage, TOAST_DURATION_MS, TOAST_TRANSITION_MS, type ToastPhase } from '../lib/toast-queue.ts';
-import { all } from '../lib/dom.ts';
+import { all, CLOSE_ICON, hit } from '../lib/dom.ts';
 
 export type ToastVariant = 'success' | 'error' | 'info' | 'warning';
-
-const CLOSE_ICON = '<svg class="icon" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>';
 
 let region: HTMLElement | null = null;
 const live: HTMLElement[] = [];
@@ -15,7 +13,7 @@ function phase(el: HTMLElement, next: ToastPhase): void {
 
 /** The region and its translated texts (data-text-*), created when the page did not render one. */
 export function toastRegion(): HTMLElement {
-  if (region?.isConnected) return region;
+  if (region && region.isConnected) return region;
   region = document.querySelector<HTMLElement>('[data-island="toasts"]');
   if (!region) {
     region = document.createElement('div');
@@ -59,7 +57,7 @@ function track(el: HTMLElement): void {
 /** Shows a toast; throws without a message. Returns the toast element. */
 export function toast(message?: string, options: { variant?: ToastVariant } = {}): HTMLElement {
   const text = requireMessage(message);
-  const variant = options.variant ?? 'info';
+  const variant = options.variant || 'info';
   const host = toastRegion();
   const el = document.createElement('div');
   el.className = `toast toast--${variant}`;
@@ -72,7 +70,7 @@ export function toast(message?: string, options: { variant?: ToastVariant } = {}
   close.type = 'button';
   close.className = 'toast__close';
   close.dataset.toastClose = '';
-  close.setAttribute('aria-label', host.dataset.textClose ?? 'Close');
+  close.setAttribute('aria-label', host.dataset.textClose || 'Close');
   close.innerHTML = CLOSE_ICON;
   el.append(p, close);
   host.append(el);
@@ -90,8 +88,7 @@ export function mountToasts(root: ParentNode): void {
 
 export function initToasts(): void {
   document.addEventListener('click', (event) => {
-    const close = (event.target as Element).closest?.('[data-toast-close]');
-    const el = close?.closest<HTMLElement>('[data-toast]');
+    const el = hit(event, '[data-toast-close]') && hit(event, '[data-toast]');
     if (el) dismiss(el);
   });
 }

@@ -15,6 +15,15 @@ export function firstTime(): (element: Element) => boolean {
   };
 }
 
+/** The element an event happened on, or its closest ancestor, matching selector. */
+export function hit<T extends Element = HTMLElement>(event: Event, selector: string): T | null {
+  return (event.target as Element).closest<T>(selector);
+}
+
+/** The × icon of toasts and clear buttons. */
+export const CLOSE_ICON =
+  '<svg class="icon" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>';
+
 /** Sets a translated text into the page's live region so screen readers announce it. */
 export function announce(text: string): void {
   let region = document.getElementById('live-region');

@@ -1,5 +1,8 @@
 import { AVATAR_SIZES, type AvatarSize } from './constants.ts';
+import { avatarTone, initials } from './avatar-initials.ts';
 import { cx } from './cx.ts';
+
+export { avatarTone, initials };
 
 export type AvatarProps = {
   name: string;
@@ -8,22 +11,6 @@ export type AvatarProps = {
   variant?: 'circle' | 'rounded';
   className?: string;
 };
-
-/** Up to two letters: first letters of the first and last words, or the first letter of an email. */
-export function initials(name: string): string {
-  const words = name.trim().split(/[\s@._-]+/).filter(Boolean);
-  if (words.length === 0) return '?';
-  const first = Array.from(words[0]!)[0] ?? '';
-  const last = words.length > 1 && !name.includes('@') ? (Array.from(words[words.length - 1]!)[0] ?? '') : '';
-  return (first + last).toLocaleUpperCase();
-}
-
-/** One of six background tones, stable for a name, so initials avatars are told apart. */
-export function avatarTone(name: string): number {
-  let hash = 0;
-  for (const char of name) hash = (hash * 31 + char.codePointAt(0)!) >>> 0;
-  return hash % 6;
-}
 
 export function Avatar(props: AvatarProps) {
   const { name, src, size = 'MD', variant = 'circle', className } = props;

@@ -1,5 +1,4 @@
 // Admin API (contract §2.2, §9.5, §16): identities, sessions, recovery links/codes, courier, mailbox.
-import { randomUUID } from 'node:crypto';
 import { durationMs, parseDuration } from './config.ts';
 import { errors, KratosError } from './errors.ts';
 import { isUuid, json, readJsonAny, type Ctx, type Reply } from './http.ts';
@@ -403,5 +402,3 @@ export async function mailbox(svc: Service, ctx: Ctx): Promise<Reply> {
 ${items || '<p>No messages yet.</p>'}</body></html>`;
   return { status: 200, html };
 }
-
-export { randomUUID };

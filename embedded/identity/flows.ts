@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { durationMs } from './config.ts';
 import { errors, KratosError } from './errors.ts';
 import { isUuid, json, type Ctx, type Reply } from './http.ts';
-import { csrfNode, type UiContainer, type UiNode } from './nodes.ts';
+import type { UiContainer, UiNode } from './nodes.ts';
 import type { UiText } from './messages.ts';
 import { nowIso, type Service } from './service.ts';
 import { currentSession } from './sessions.ts';
@@ -250,5 +250,3 @@ export function getFlowHandler(kind: FlowKind, serialize: FlowSerializer) {
     return json(200, serialize(svc, ctx, f));
   };
 }
-
-export { csrfNode };

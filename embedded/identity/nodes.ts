@@ -112,7 +112,3 @@ export function setNodeValue(nodes: UiNode[], name: string, value: unknown): voi
   }
   n.attributes = a;
 }
-
-export function clearNodeMessages(nodes: UiNode[]): void {
-  for (const n of nodes) n.messages = [];
-}

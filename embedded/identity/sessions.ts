@@ -4,7 +4,7 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { durationMs } from './config.ts';
 import { serializeCookie, type Ctx } from './http.ts';
 import { publicIdentity } from './identities.ts';
-import { nowIso, type Service } from './service.ts';
+import type { Service } from './service.ts';
 import type { StoredIdentity, StoredSession } from './store.ts';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -155,5 +155,3 @@ export function serializeSession(svc: Service, s: StoredSession, identity: Store
   if (tokenized) o.tokenized = tokenized;
   return o;
 }
-
-export { nowIso };

@@ -8,8 +8,8 @@ import { json, redirect, str, type Ctx, type Reply } from './http.ts';
 import { expiredMessage, msg, reasonMessage } from './messages.ts';
 import { anchor, csrfNode, input, type UiNode } from './nodes.ts';
 import {
-  checkReturnTo, flowReturnTo, flowUiUrl, isExpired, loadFlow, newFlow, returnUrl, saveFlow, serializeFlow, setUiMessages,
-  submitFlowId, withQuery, type Flow,
+  checkReturnTo, flowUiUrl, isExpired, loadFlow, newFlow, returnUrl, saveFlow, serializeFlow, setUiMessages,
+  submitFlowId, type Flow,
 } from './flows.ts';
 import { isEmail, normalizeEmail } from './schema.ts';
 import { nowIso, type Service } from './service.ts';
@@ -258,5 +258,3 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
   else setUiMessages(f, [msg(4000002, { property: 'code' })]);
   return formReply(svc, ctx, f, 400);
 }
-
-export { flowReturnTo, withQuery };

@@ -1,5 +1,5 @@
 // GET /sessions/whoami (§12.1), tokenizer (§12.3), the caller's own sessions and the JWKS.
-import { errors, KratosError } from './errors.ts';
+import { errors } from './errors.ts';
 import { isUuid, json, type Ctx, type Reply } from './http.ts';
 import type { Service } from './service.ts';
 import { currentSession, serializeSession, sessionCookieExpiry, setSessionCookie } from './sessions.ts';
@@ -60,5 +60,3 @@ export async function disableMySession(svc: Service, ctx: Ctx): Promise<Reply> {
 export async function jwks(svc: Service): Promise<Reply> {
   return json(200, svc.tokenizer.jwks());
 }
-
-export { KratosError };

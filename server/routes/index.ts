@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { cannyRoutes } from './canny.ts';
 import { recoveryRoutes } from './recovery.ts';
 import { resendRoutes } from './resend.ts';
 import { verificationRoutes } from './verification.ts';
@@ -30,4 +31,5 @@ export function mountRoutes(app: Express): void {
   app.use(homeRoutes());
   app.use(flowErrorRoutes());
   app.use(profileSettingsRoutes());
+  app.use(cannyRoutes());
 }

@@ -1,0 +1,92 @@
+/**
+ * /authentication/canny (login required): signs the user in to the Canny feedback board. The backend
+ * builds the SSO redirect (its token is signed with the company's private key, which never leaves the
+ * backend); we only check that it is an https address and send the browser there.
+ *
+ *   GET /authentication/canny[?redirect=<board url>] → 303 to Canny (JSON: `{ redirect_to }`)
+ */
+import { Router, type Request, type Response } from 'express';
+import { createElement } from 'react';
+import { z } from 'zod';
+import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
+import { BackendError, backendClientFor, callerOf } from '../backend-client.ts';
+import { translator } from '../flows/handlers.ts';
+import { respondError, respondRedirect } from '../flows/respond.ts';
+import { requireLogin } from '../flows/session.ts';
+import type { SpecError } from '../flows/messages.ts';
+import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
+import { signInAgain } from './profile/page.ts';
+
+export const CANNY_PATH = '/authentication/canny';
+const MAX_REDIRECT_LENGTH = 2048;
+
+const cannyQuery = z.object({
+  redirect: z.string().max(MAX_REDIRECT_LENGTH).optional().describe('The board page to land on (https, on the Canny board’s host)'),
+});
+
+documentEndpoint({
+  method: 'get',
+  path: CANNY_PATH,
+  summary: 'Sign in to the feedback board (Canny SSO)',
+  description: 'Login required. Asks the user service for a Canny SSO address and sends the browser there (303).',
+  tags: ['feedback'],
+  query: cannyQuery,
+  responses: {
+    200: { description: 'JSON: where to send the browser', schema: z.object({ redirect_to: z.url() }) },
+    303: { description: 'HTML: to the feedback board' },
+    400: errorResponse('invalid_redirect: the redirect is not an address of the board'),
+    401: errorResponse('Not signed in'),
+    503: errorResponse('The feedback board is not configured or the user service is unreachable'),
+  },
+});
+
+function isHttpsUrl(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function failure(req: Request, error: unknown): SpecError {
+  const t = translator(req);
+  if (error instanceof BackendError && error.status === 400) {
+    return { status: 400, code: error.code, message: t('canny.invalidRedirect'), meta: {} };
+  }
+  if (error instanceof BackendError) req.log?.warn({ code: error.code, status: error.status }, 'canny redirect not available');
+  return { status: 503, code: 'canny_unavailable', message: t('canny.unavailable'), meta: {} };
+}
+
+async function toCanny(req: Request, res: Response): Promise<void> {
+  const t = translator(req);
+  const raw = req.query.redirect;
+  if (raw !== undefined && (typeof raw !== 'string' || raw.length > MAX_REDIRECT_LENGTH)) {
+    return respondError(req, res, { status: 400, code: 'invalid_redirect', message: t('canny.invalidRedirect'), meta: {} }, errorPage(t('canny.invalidRedirect'), 'invalid_redirect'));
+  }
+  let redirectUrl: unknown;
+  try {
+    ({ redirectUrl } = await backendClientFor(req).getCannyRedirectUrl(callerOf(req, res), raw || undefined));
+  } catch (error) {
+    if (!(error instanceof BackendError)) throw error;
+    if (error.status === 401 && error.code !== 'token_expired') return signInAgain(req, res);
+    if (error.code === 'account_pending_deletion') return respondRedirect(req, res, '/profile-settings');
+    const spec = failure(req, error);
+    return respondError(req, res, spec, errorPage(spec.message, String(spec.code)));
+  }
+  if (!isHttpsUrl(redirectUrl)) {
+    const spec = failure(req, new BackendError(502, 'bad_gateway', 'not an https address'));
+    return respondError(req, res, spec, errorPage(spec.message, String(spec.code)));
+  }
+  respondRedirect(req, res, redirectUrl);
+}
+
+function errorPage(message: string, code: string) {
+  return () => createElement(FlowErrorPage, { message, code, retryHref: '/profile-settings' });
+}
+
+export function cannyRoutes(): Router {
+  const router = Router();
+  router.get(CANNY_PATH, requireLogin, toCanny);
+  return router;
+}

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { invitationRoutes } from './invitation.ts';
 import { cannyRoutes } from './canny.ts';
 import { recoveryRoutes } from './recovery.ts';
 import { resendRoutes } from './resend.ts';
@@ -32,4 +33,5 @@ export function mountRoutes(app: Express): void {
   app.use(flowErrorRoutes());
   app.use(profileSettingsRoutes());
   app.use(cannyRoutes());
+  app.use(invitationRoutes());
 }

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Browser, hiddenValue, signIn, uniqueEmail } from '../auth/helpers.ts';
+import { startProfileStack, type ProfileStack } from './fixtures.ts';
+
+let env: ProfileStack;
+beforeAll(async () => {
+  env = await startProfileStack();
+});
+afterAll(() => env?.close());
+
+const PASSWORD = 'Saffron-Glacier-Tunnel-27';
+
+async function openInvitation(browser: Browser, token: string) {
+  const page = await browser.get(`/sign-up/invitation?token=${encodeURIComponent(token)}`);
+  return { page, csrf: hiddenValue(page.text, '_csrf') };
+}
+
+describe('/sign-up/invitation', () => {
+  test('a good token prefills and locks the e-mail; signing up creates the account and signs in', async () => {
+    const email = uniqueEmail('invited');
+    const token = await env.invite(email);
+    const browser = new Browser(env.appUrl);
+    const { page, csrf } = await openInvitation(browser, token);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`You were invited to create an account with ${email}.`);
+    const emailInput = /<input[^>]*id="invitation-email"[^>]*>/.exec(page.text)?.[0] ?? '';
+    expect(emailInput).toContain(`value="${email}"`);
+    expect(emailInput).toContain('readOnly=""');
+    expect(emailInput).not.toMatch(/name="[^"]+"/);
+    expect(hiddenValue(page.text, 'token')).toBe(token);
+
+    const answer = await browser.post('/sign-up/invitation', { _csrf: csrf!, token, name: 'Invited Ivy', password: PASSWORD, terms: 'on', email: 'attacker@example.com' });
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe('/');
+    // Signed in: the profile opens, with the invited address (not the one sent along).
+    const profile = await browser.follow('/profile-settings');
+    expect(profile.status).toBe(200);
+    expect(profile.text).toContain(`value="${email}"`);
+    expect(profile.text).toContain('value="Invited Ivy"');
+    expect(profile.text).not.toContain('attacker@example.com');
+    expect((await signIn(new Browser(env.appUrl), email, PASSWORD)).status).toBe(303);
+
+    // The token is used up now.
+    const again = await new Browser(env.appUrl).get(`/sign-up/invitation?token=${encodeURIComponent(token)}`);
+    expect(again.status).toBe(410);
+    expect(again.text).toContain('This invitation has already been used.');
+  });
+
+  test('bad and missing tokens get clear translated pages', async () => {
+    const browser = new Browser(env.appUrl);
+    const bad = await browser.get('/sign-up/invitation?token=not-a-real-token');
+    expect(bad.status).toBe(404);
+    expect(bad.text).toContain('This invitation link is not valid.');
+    const garbage = await browser.get('/sign-up/invitation?token=%3Cscript%3E');
+    expect(garbage.status).toBe(404);
+    expect(garbage.text).not.toContain('<script>');
+    const missing = await browser.get('/sign-up/invitation');
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('This link has no invitation code.');
+    const french = await browser.get('/sign-up/invitation?token=nope&lng=fr');
+    expect(french.text).toContain('Ce lien d’invitation n’est pas valide.');
+    const json = await browser.get('/sign-up/invitation?token=nope', { accept: 'application/json' });
+    expect(json.status).toBe(404);
+    expect(JSON.parse(json.text)).toMatchObject({ code: 'invalid_invitation_token' });
+  });
+
+  test('validation: short password and missing terms are shown on their fields; nothing is created', async () => {
+    const email = uniqueEmail('invalid');
+    const token = await env.invite(email);
+    const browser = new Browser(env.appUrl);
+    const { csrf } = await openInvitation(browser, token);
+    const answer = await browser.post('/sign-up/invitation', { _csrf: csrf!, token, password: 'short' }, { 'x-enhance': '1' });
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('id="invitation-form"');
+    expect(answer.text).toMatch(/invitation-password-error/);
+    expect(answer.text).toMatch(/invitation-terms-error/);
+    const json = await browser.postJson('/sign-up/invitation', { _csrf: csrf!, token, password: 'short', terms: true });
+    expect(json.status).toBe(400);
+    expect(JSON.parse(json.text)).toMatchObject({ code: 'validation_error' });
+    // Still usable.
+    expect((await browser.get(`/sign-up/invitation?token=${token}`)).status).toBe(200);
+  });
+
+  test('needs our CSRF token', async () => {
+    const token = await env.invite(uniqueEmail('csrf'));
+    const browser = new Browser(env.appUrl);
+    await openInvitation(browser, token);
+    const answer = await browser.post('/sign-up/invitation', { token, password: PASSWORD, terms: 'on' });
+    expect(answer.status).toBe(403);
+    expect((await browser.get(`/sign-up/invitation?token=${token}`)).status).toBe(200);
+  });
+
+  test('an invitation for an address that already has an account says so and offers sign-in', async () => {
+    const email = uniqueEmail('exists');
+    const first = await env.invite(email);
+    const browser = new Browser(env.appUrl);
+    const { csrf } = await openInvitation(browser, first);
+    expect((await browser.post('/sign-up/invitation', { _csrf: csrf!, token: first, password: PASSWORD, terms: 'on' })).status).toBe(303);
+    const second = await env.invite(email);
+    const other = new Browser(env.appUrl);
+    const opened = await openInvitation(other, second);
+    const answer = await other.post('/sign-up/invitation', { _csrf: opened.csrf!, token: second, password: PASSWORD, terms: 'on' });
+    expect(answer.status).toBe(409);
+    expect(answer.text).toContain('An account with this email address already exists.');
+    expect(answer.text).toContain(`href="/sign-in?loginHint=${encodeURIComponent(email)}"`);
+  });
+});
+
+describe('/sign-up/invitation with an expired token', () => {
+  let clocked: ProfileStack;
+  let offsetMs = 0;
+  beforeAll(async () => {
+    clocked = await startProfileStack({ backend: { now: () => Date.now() + offsetMs } });
+  });
+  afterAll(() => clocked?.close());
+
+  test('is refused with the expired page, before and after the form is sent', async () => {
+    const token = await clocked.invite(uniqueEmail('late'), 60);
+    const browser = new Browser(clocked.appUrl);
+    const page = await browser.get(`/sign-up/invitation?token=${token}`);
+    expect(page.status).toBe(200);
+    const csrf = hiddenValue(page.text, '_csrf')!;
+    offsetMs = 61_000;
+    const opened = await new Browser(clocked.appUrl).get(`/sign-up/invitation?token=${token}`);
+    expect(opened.status).toBe(410);
+    expect(opened.text).toContain('This invitation has expired.');
+    const sent = await browser.post('/sign-up/invitation', { _csrf: csrf, token, password: PASSWORD, terms: 'on' });
+    expect(sent.status).toBe(410);
+    expect(sent.text).toContain('This invitation has expired.');
+  });
+});

@@ -28,7 +28,8 @@ import { flowHasErrors, mapIdentityProviderError } from '../flows/messages.ts';
 import { screenQuery, withParams, type ScreenQuery } from '../flows/query.ts';
 import { errorBody, respondError, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
 import { flowState, prefillFlow, replacementFlow, restartNotice } from '../flows/restart.ts';
-import { echoedInput, flowQuery, parseBody } from '../flows/schemas.ts';
+import { formJson, splitFieldErrors, translateFieldErrors, visibleFieldNames } from '../flows/handlers.ts';
+import { echoedInput, flowQuery, parseBody, passwordField, translateValidation } from '../flows/schemas.ts';
 import { guestOnly } from '../flows/session.ts';
 import type { ContinueWithItem, KratosFlow } from '../flows/types.ts';
 import { TOO_MANY_REQUESTS } from '../openapi/registry.ts';
@@ -49,8 +50,6 @@ import {
   jsonFlowError,
   kratosLinkUrl,
   respondWithoutFlow,
-  translateFieldKeys,
-  translateKeys,
   translator,
 } from './verification.ts';
 
@@ -79,18 +78,7 @@ export const resetPasswordBody = z
     method: z.enum(['password']).default('password'),
     password: z.string().optional().describe('The new password, 8 to 72 characters'),
   })
-  .superRefine((body, ctx) =>
-    checkField(
-      z
-        .string({ error: 'validation.required' })
-        .min(1, 'validation.required')
-        .min(8, 'validation.passwordTooShort')
-        .max(72, 'validation.passwordTooLong'),
-      body.password,
-      'password',
-      ctx,
-    ),
-  );
+  .superRefine((body, ctx) => checkField(passwordField, body.password, 'password', ctx));
 
 const recoveryQuery = flowQuery.extend({
   token: z.string().max(256).optional().describe('Link method: the token from the emailed link (forwarded to Kratos)'),
@@ -176,8 +164,8 @@ type RenderOptions = { status: number; fieldErrors?: Record<string, string[]>; f
 function render(req: Request, res: Response, query: ScreenQuery, flow: KratosFlow, options: RenderOptions): void {
   const t = translator(req);
   const action = actionFor(query, flow.id);
-  const fieldErrors = translateFieldKeys(t, options.fieldErrors);
-  const formErrors = translateKeys(t, options.formErrors ?? []);
+  const fieldErrors = translateFieldErrors(t, options.fieldErrors) ?? {};
+  const formErrors = (options.formErrors ?? []).map((key) => translateValidation(t, key));
   const form: ForgotPasswordFormProps = {
     action,
     ui: flow.ui,
@@ -191,18 +179,7 @@ function render(req: Request, res: Response, query: ScreenQuery, flow: KratosFlo
     title: flow.state === 'sent_email' ? t('recovery.codeTitle') : t('recovery.title'),
     page: () => createElement(ForgotPasswordPage, { state: flow.state ?? 'choose_method', form, signInHref: withParams('/sign-in', query.kept) }),
     fragment: () => createElement(ForgotPasswordForm, form),
-    json: () => {
-      if (options.status < 400) return { flow: flowState(flow, action) };
-      const mapped = mapIdentityProviderError(400, flow, t);
-      const hasFields = Object.keys(fieldErrors).length > 0;
-      return {
-        ...errorBody(mapped),
-        code: hasFields ? 'validation_error' : mapped.code,
-        message: hasFields ? Object.values(fieldErrors)[0]![0] : (formErrors[0] ?? mapped.message),
-        meta: { ...mapped.meta, flowId: flow.id, ...(hasFields ? { fields: fieldErrors } : {}) },
-        flow: flowState(flow, action),
-      };
-    },
+    json: () => (options.status < 400 ? { flow: flowState(flow, action) } : formJson(t, flow, action, options.status, options)),
   });
 }
 
@@ -292,15 +269,9 @@ async function submit(req: Request, res: Response): Promise<void> {
     const loaded = await loadFlow(req, res, 'recovery', flowId, { returnTo: query.returnTo });
     if (!loaded.ok) return respondWithoutFlow(req, res, loaded, query.returnTo ?? '/');
     const notice = restartNotice(loaded.restarted);
-    const fieldErrors = parsed.ok ? {} : parsed.fieldErrors;
-    const formErrors = [...(notice ? [notice] : []), ...(parsed.ok ? [] : parsed.formErrors)];
-    const shown = new Set(loaded.flow.ui.nodes.filter((node) => node.attributes.type !== 'hidden' && node.attributes.type !== 'submit').map((node) => node.attributes.name));
-    for (const field of Object.keys(fieldErrors)) {
-      if (!shown.has(field)) {
-        formErrors.push(...fieldErrors[field]!);
-        delete fieldErrors[field];
-      }
-    }
+    const split = splitFieldErrors(parsed.ok ? {} : parsed.fieldErrors, visibleFieldNames(loaded.flow));
+    const fieldErrors = split.fields;
+    const formErrors = [...(notice ? [notice] : []), ...(parsed.ok ? [] : parsed.formErrors), ...split.form];
     return render(req, res, query, prefillFlow(loaded.flow, input), { status: 400, fieldErrors, formErrors });
   }
   const body = parsed.data;
@@ -334,8 +305,8 @@ function renderReset(req: Request, res: Response, query: ScreenQuery, flow: Krat
   const narrowed = passwordOnly(flow);
   const done = flow.state === 'success';
   const continueHref = query.returnTo ?? '/';
-  const fieldErrors = translateFieldKeys(t, options.fieldErrors);
-  const formErrors = translateKeys(t, options.formErrors ?? []);
+  const fieldErrors = translateFieldErrors(t, options.fieldErrors) ?? {};
+  const formErrors = (options.formErrors ?? []).map((key) => translateValidation(t, key));
   const form: ResetPasswordFormProps = {
     action,
     ui: narrowed.ui,
@@ -348,18 +319,7 @@ function renderReset(req: Request, res: Response, query: ScreenQuery, flow: Krat
     title: done ? t('recovery.doneTitle') : t('recovery.resetTitle'),
     page: () => createElement(ResetPasswordPage, { done, form, continueHref }),
     fragment: () => createElement(ResetPasswordForm, form),
-    json: () => {
-      if (options.status < 400) return { flow: flowState(narrowed, action), ...(done ? { continue_to: continueHref } : {}) };
-      const mapped = mapIdentityProviderError(400, flow, t);
-      const hasFields = Object.keys(fieldErrors).length > 0;
-      return {
-        ...errorBody(mapped),
-        code: hasFields ? 'validation_error' : mapped.code,
-        message: hasFields ? Object.values(fieldErrors)[0]![0] : (formErrors[0] ?? mapped.message),
-        meta: { ...mapped.meta, flowId: flow.id, ...(hasFields ? { fields: fieldErrors } : {}) },
-        flow: flowState(narrowed, action),
-      };
-    },
+    json: () => (options.status < 400 ? { flow: flowState(narrowed, action), ...(done ? { continue_to: continueHref } : {}) } : formJson(t, narrowed, action, options.status, options)),
   });
 }
 

@@ -17,9 +17,10 @@ import { ResendVerificationForm, ResendVerificationPage, type ResendFormProps } 
 import { isFlowId, loadFlow, submitFlow } from '../flows/kratos.ts';
 import { flowHasErrors, mapIdentityProviderError } from '../flows/messages.ts';
 import { screenQuery, withParams, type ScreenQuery } from '../flows/query.ts';
-import { errorBody, respondError, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
+import { respondError, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
 import { flowState, prefillFlow, replacementFlow, restartNotice } from '../flows/restart.ts';
-import { echoedInput, flowQuery, parseBody } from '../flows/schemas.ts';
+import { formJson, translateFieldErrors } from '../flows/handlers.ts';
+import { echoedInput, flowQuery, parseBody, translateValidation } from '../flows/schemas.ts';
 import type { KratosFlow } from '../flows/types.ts';
 import { TOO_MANY_REQUESTS } from '../openapi/registry.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
@@ -34,8 +35,6 @@ import {
   flowError,
   jsonFlowError,
   respondWithoutFlow,
-  translateFieldKeys,
-  translateKeys,
   translator,
 } from './verification.ts';
 
@@ -91,8 +90,8 @@ type RenderOptions = { status: number; fieldErrors?: Record<string, string[]>; f
 function render(req: Request, res: Response, query: ScreenQuery, flow: KratosFlow, options: RenderOptions): void {
   const t = translator(req);
   const action = actionFor(query, flow.id);
-  const fieldErrors = translateFieldKeys(t, options.fieldErrors);
-  const formErrors = translateKeys(t, options.formErrors ?? []);
+  const fieldErrors = translateFieldErrors(t, options.fieldErrors) ?? {};
+  const formErrors = (options.formErrors ?? []).map((key) => translateValidation(t, key));
   const form: ResendFormProps = {
     action,
     ui: flow.ui,
@@ -106,18 +105,7 @@ function render(req: Request, res: Response, query: ScreenQuery, flow: KratosFlo
     title: t('resend.title'),
     page: () => createElement(ResendVerificationPage, { form, signInHref: withParams('/sign-in', query.kept) }),
     fragment: () => createElement(ResendVerificationForm, form),
-    json: () => {
-      if (options.status < 400) return { flow: flowState(flow, action) };
-      const mapped = mapIdentityProviderError(400, flow, t);
-      const hasFields = Object.keys(fieldErrors).length > 0;
-      return {
-        ...errorBody(mapped),
-        code: hasFields ? 'validation_error' : mapped.code,
-        message: hasFields ? Object.values(fieldErrors)[0]![0] : (formErrors[0] ?? mapped.message),
-        meta: { ...mapped.meta, flowId: flow.id, ...(hasFields ? { fields: fieldErrors } : {}) },
-        flow: flowState(flow, action),
-      };
-    },
+    json: () => (options.status < 400 ? { flow: flowState(flow, action) } : formJson(t, flow, action, options.status, options)),
   });
 }
 

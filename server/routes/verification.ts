@@ -20,13 +20,15 @@ import { createElement } from 'react';
 import { z } from 'zod';
 import { VerificationForm, VerificationPage, type VerificationFormProps } from '../../views/pages/VerificationPage.tsx';
 import { isFlowId, loadFlow, submitFlow, whoami, type LoadedFlow, type SubmitOutcome } from '../flows/kratos.ts';
-import { flowHasErrors, mapIdentityProviderError, type Translate } from '../flows/messages.ts';
+import { flowHasErrors, mapIdentityProviderError } from '../flows/messages.ts';
 import { screenQuery, withParams, type ScreenQuery } from '../flows/query.ts';
 import { errorBody, respondError, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
+
+export { configOf, respondWithoutFlow, translator };
 import { flowState, prefillFlow, replacementFlow, restartNotice } from '../flows/restart.ts';
-import { echoedInput, flowQuery, flowStateSchema, parseBody } from '../flows/schemas.ts';
+import { configOf, formJson, respondWithoutFlow, splitFieldErrors, translateFieldErrors, translator, visibleFieldNames } from '../flows/handlers.ts';
+import { echoedInput, emailField, flowQuery, flowStateSchema, parseBody, translateValidation } from '../flows/schemas.ts';
 import type { FlowKind, KratosFlow, UiNode } from '../flows/types.ts';
-import type { AppLocals } from '../locals.ts';
 import { TOO_MANY_REQUESTS, documentEndpoint, errorResponseSchema, type EndpointDoc } from '../openapi/registry.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
 import { safeReturnTo } from '../security/return-to.ts';
@@ -35,42 +37,12 @@ export const VERIFICATION_PATHS = ['/sign-up/verification', '/verify-account'] a
 const SIGN_IN_PATH = '/sign-in';
 const RESEND_PATH = '/sign-up/resend-verification-email';
 
-// ---- shared by verification, resend and recovery -------------------------------------------------
-
-export function translator(req: Request): Translate {
-  return (key, params) => String(req.t(key, params as never));
-}
-
-export function configOf(req: Request) {
-  return (req.app.locals as AppLocals).config;
-}
-
-/** Parameters for our own `validation.*` messages (the keys carry placeholders). */
-const VALIDATION_PARAMS: Record<string, Record<string, number>> = {
-  'validation.emailTooLong': { max: 255 },
-  'validation.passwordTooShort': { min: 8 },
-  'validation.passwordTooLong': { max: 72 },
-};
-
-export function translateKeys(t: Translate, keys: readonly string[]): string[] {
-  return keys.map((key) => t(key, VALIDATION_PARAMS[key]));
-}
-
-export function translateFieldKeys(t: Translate, errors: Record<string, string[]> | undefined): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [field, keys] of Object.entries(errors ?? {})) out[field] = translateKeys(t, keys);
-  return out;
-}
+// ---- shared by verification, resend and recovery (on top of server/flows/handlers.ts) -------------
 
 export const csrfTokenField = z.string({ error: 'validation.required' }).min(1, 'validation.required').max(1024, 'validation.required');
 
 /** Spec §5: at most 255; Kratos validates the format again (4000040). */
-export const emailInput = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .min(1, 'validation.required')
-  .max(255, 'validation.emailTooLong')
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'validation.emailInvalid');
+export const emailInput = emailField;
 
 export const codeInput = z.string({ error: 'validation.required' }).trim().regex(/^[0-9]{4,16}$/, 'validation.codeInvalid');
 
@@ -119,12 +91,6 @@ export function jsonFlowError(res: Response, status: number, error: ReturnType<t
       meta: { ...error.meta, ...(flow ? { flowId: flow.id } : {}), ...extra },
       ...(flow && action ? { flow: flowState(flow, action) } : {}),
     });
-}
-
-/** When no flow could be loaded: a signed-in browser goes on (`onSignedIn`), anything else is an error page. */
-export function respondWithoutFlow(req: Request, res: Response, loaded: Extract<LoadedFlow, { ok: false }>, onSignedIn: string): void {
-  if (loaded.alreadySignedIn) return respondRedirect(req, res, onSignedIn);
-  respondError(req, res, mapIdentityProviderError(loaded.status, loaded.body, translator(req)));
 }
 
 /** Kratos's "submit again with this token" endpoint for link methods: only a uuid flow and a plain token. */
@@ -229,8 +195,8 @@ async function render(req: Request, res: Response, screen: Screen, flow: KratosF
   const t = translator(req);
   const action = actionFor(screen, flow.id);
   const next = flow.state === 'passed_challenge' ? await continueHref(req, res, screen, flow) : undefined;
-  const fieldErrors = translateFieldKeys(t, options.fieldErrors);
-  const formErrors = translateKeys(t, options.formErrors ?? []);
+  const fieldErrors = translateFieldErrors(t, options.fieldErrors) ?? {};
+  const formErrors = (options.formErrors ?? []).map((key) => translateValidation(t, key));
   const form: VerificationFormProps = {
     action,
     ui: flow.ui,
@@ -254,18 +220,10 @@ async function render(req: Request, res: Response, screen: Screen, flow: KratosF
         signInHref: signInHref(screen),
       }),
     fragment: () => createElement(VerificationForm, form),
-    json: () => {
-      if (options.status < 400) return { flow: flowState(flow, action), ...(next ? { continue_to: next.href } : {}) };
-      const mapped = mapIdentityProviderError(400, flow, t);
-      const hasFields = Object.keys(fieldErrors).length > 0;
-      return {
-        ...errorBody(mapped),
-        code: hasFields ? 'validation_error' : formErrors.length > 0 && !flowHasErrors(flow) ? 'flow_restarted' : mapped.code,
-        message: hasFields ? Object.values(fieldErrors)[0]![0] : (formErrors[0] ?? mapped.message),
-        meta: { ...mapped.meta, flowId: flow.id, ...(hasFields ? { fields: fieldErrors } : {}) },
-        flow: flowState(flow, action),
-      };
-    },
+    json: () =>
+      options.status < 400
+        ? { flow: flowState(flow, action), ...(next ? { continue_to: next.href } : {}) }
+        : formJson(t, flow, action, options.status, options),
   });
 }
 
@@ -340,16 +298,10 @@ async function submit(req: Request, res: Response, path: string): Promise<void> 
     const loaded = await loadFlow(req, res, 'verification', flowId, { returnTo: screen.query.returnTo });
     if (!loaded.ok) return respondWithoutFlow(req, res, loaded, screen.query.returnTo ?? '/');
     const notice = restartNotice(loaded.restarted);
-    const fieldErrors = parsed.ok ? {} : parsed.fieldErrors;
-    const formErrors = [...(notice ? [notice] : []), ...(parsed.ok ? [] : parsed.formErrors)];
     // A field the current step does not show (e.g. `email` while the code is asked) goes form-level.
-    const shown = new Set(loaded.flow.ui.nodes.filter((node) => node.attributes.type !== 'hidden').map((node) => node.attributes.name));
-    for (const field of Object.keys(fieldErrors)) {
-      if (!shown.has(field) || (field === 'email' && loaded.flow.state === 'sent_email')) {
-        formErrors.push(...fieldErrors[field]!);
-        delete fieldErrors[field];
-      }
-    }
+    const split = splitFieldErrors(parsed.ok ? {} : parsed.fieldErrors, visibleFieldNames(loaded.flow));
+    const fieldErrors = split.fields;
+    const formErrors = [...(notice ? [notice] : []), ...(parsed.ok ? [] : parsed.formErrors), ...split.form];
     return render(req, res, screen, prefillFlow(loaded.flow, input), { status: 400, fieldErrors, formErrors });
   }
   const body = parsed.data;

@@ -393,7 +393,8 @@ async function uploadAvatar(req: Request, res: Response): Promise<void> {
     return answerAvatarFailure(req, res, error);
   }
   if (responseMode(req) !== 'json') addFlash(req, { toasts: [{ key: 'profile.avatar.uploaded', variant: 'success' }] });
-  respondRedirect(req, res, backTo(req), { avatarRemoteId: uploaded.avatarRemoteId, avatarUrl: uploaded.avatarUrl });
+  const avatar = { avatarRemoteId: uploaded.avatarRemoteId, avatarUrl: uploaded.avatarUrl };
+  respondRedirect(req, res, backTo(req), { ...avatar, user: avatar });
 }
 
 async function removeAvatar(req: Request, res: Response): Promise<void> {
@@ -403,7 +404,8 @@ async function removeAvatar(req: Request, res: Response): Promise<void> {
     return answerAvatarFailure(req, res, error);
   }
   if (responseMode(req) !== 'json') addFlash(req, { toasts: [{ key: 'profile.avatar.removed', variant: 'success' }] });
-  respondRedirect(req, res, backTo(req), { avatarRemoteId: null, avatarUrl: null });
+  const avatar = { avatarRemoteId: null, avatarUrl: null };
+  respondRedirect(req, res, backTo(req), { ...avatar, user: avatar });
 }
 
 // ---------------------------------------------------------------- deletion and reactivation

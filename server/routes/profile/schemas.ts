@@ -54,11 +54,12 @@ export const pendingDeletionState = z.object({
 
 export const redirectResult = z.object({ redirect_to: z.string() }).loose();
 
-export const avatarResult = z.object({
-  redirect_to: z.string(),
-  avatarRemoteId: z.string().nullable(),
-  avatarUrl: z.string().nullable(),
+const avatarState = z.object({
+  avatarRemoteId: z.string().nullable().describe('The stored file name; null once removed'),
+  avatarUrl: z.string().nullable().describe('Where the image is served (the user service)'),
 });
+
+export const avatarResult = avatarState.extend({ redirect_to: z.string(), user: avatarState });
 
 export const deletionResult = z.object({
   redirect_to: z.string(),

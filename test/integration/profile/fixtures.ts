@@ -90,6 +90,8 @@ export async function startProfileStack(
     adminApiKey: ADMIN_KEY,
     cannyCompanyId: CANNY_COMPANY_ID,
     cannyPrivateKey: CANNY_PRIVATE_KEY,
+    // Avatar addresses point at the proxy, the origin the app knows (and allows in its CSP).
+    publicUrl: backendProxy.url,
     ...options.backend,
   });
   backendProxy.target = backend.url;

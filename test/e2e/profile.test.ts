@@ -1,0 +1,171 @@
+// Profile settings in Debian's Chromium, once with JavaScript on (enhanced forms, avatar island,
+// dialog) and once with it off (plain form posts, multipart upload, the confirmation as a page):
+// sign in → change name → toast → upload a PNG avatar → it shows in the header → remove it →
+// change password → sign out → sign in with the new password → delete the account → signing in
+// again offers reactivation (the backend's grace period) → restore it.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser as PlaywrightBrowser, Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser, newContext } from '../support/browser.ts';
+import { createIdentity, STRONG_PASSWORD, uniqueEmail } from '../integration/auth/helpers.ts';
+import { startProfileStack, type ProfileStack } from '../integration/profile/fixtures.ts';
+import { makePng } from '../integration/profile/images.ts';
+
+const NEW_PASSWORD = 'Juniper-Comet-Harvest-64';
+// Reports CSP violations as console errors, which the shared watcher collects.
+const REPORT_CSP = `addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`;
+// The browser logs the 401 of a whoami without a session and similar answers we cause on purpose.
+const EXPECTED_CONSOLE = [/^console: Failed to load resource: the server responded with a status of (401|403|404) /];
+
+let env: ProfileStack;
+let browser: PlaywrightBrowser;
+let outdir = '';
+
+beforeAll(async () => {
+  // Built into a temporary directory: never races another process reading dist/.
+  outdir = mkdtempSync(path.join(os.tmpdir(), 'profile-e2e-'));
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
+  env = await startProfileStack({ env: { ASSETS_DIR: path.join(outdir, 'public') } });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await env?.close();
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+async function signInWith(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${env.appUrl}/sign-in`);
+  await page.waitForSelector('#field-identifier');
+  await page.fill('#field-identifier', email);
+  await page.fill('#field-password', password);
+  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/sign-in')), page.click('button[name="method"][value="password"]')]);
+}
+
+async function openProfile(page: Page): Promise<void> {
+  await page.goto(`${env.appUrl}/profile-settings`);
+  await page.waitForURL(/\/profile-settings\?flow=/);
+  await page.waitForSelector('#profile-name-form');
+}
+
+/** Waits until the header avatar shows an image that really loaded (CSP allowed it). */
+async function headerImage(page: Page): Promise<string> {
+  const img = page.locator('.profile-header .avatar__img');
+  await img.waitFor({ state: 'visible' });
+  await page.waitForFunction(() => {
+    const el = document.querySelector<HTMLImageElement>('.profile-header .avatar__img');
+    return !!el && el.complete && el.naturalWidth > 0 && !el.src.startsWith('blob:');
+  });
+  return (await img.getAttribute('src')) ?? '';
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test('name, avatar, password, sign-out, new password, deletion and reactivation', async () => {
+      const { context, problems, watch } = await newContext(browser, { javaScriptEnabled });
+      await context.addInitScript(REPORT_CSP);
+      const page = await context.newPage();
+      watch(page);
+      const email = uniqueEmail(javaScriptEnabled ? 'profile-e2e-js' : 'profile-e2e-nojs');
+      await createIdentity(env.identityAdminUrl, email, STRONG_PASSWORD, 'Ada');
+      try {
+        // Sign in, then the profile.
+        await signInWith(page, email, STRONG_PASSWORD);
+        await openProfile(page);
+        expect(await page.textContent('.profile-header__name')).toBe('Ada');
+
+        // Change the name: the 'setting saved' toast (1050001).
+        await page.fill('#field-traits-name', 'Ada Byron');
+        await Promise.all([
+          page.waitForURL(/\/profile-settings\?flow=/),
+          page.click('#profile-name-form button[name="method"][value="profile"]'),
+        ]);
+        await page.locator('.toast', { hasText: 'Your changes have been saved!' }).waitFor();
+        expect(await page.inputValue('#field-traits-name')).toBe('Ada Byron');
+        expect(await page.textContent('.profile-header__name')).toBe('Ada Byron');
+
+        // Upload a real PNG: it shows in the header.
+        await page.setInputFiles('#avatar-file', { name: 'me.png', mimeType: 'image/png', buffer: makePng({ width: 96, height: 96, rgb: [20, 120, 200] }) });
+        if (javaScriptEnabled) {
+          // The island previews the chosen file before anything is sent.
+          await page.waitForFunction(() => document.querySelector<HTMLImageElement>('[data-avatar-picture] .avatar__img')?.src.startsWith('blob:'));
+          await page.click('#avatar-upload-form button[type="submit"]');
+        } else {
+          await Promise.all([page.waitForURL(/\/profile-settings\?flow=/), page.click('#avatar-upload-form button[type="submit"]')]);
+        }
+        await page.locator('.toast', { hasText: 'Your profile picture has been updated.' }).waitFor();
+        const src = await headerImage(page);
+        expect(src).toMatch(/\/avatars\/[a-f0-9]{32}\.png$/);
+        expect(await page.getAttribute('[data-avatar-picture] .avatar__img', 'src')).toBe(src);
+
+        // Remove it: back to initials everywhere.
+        if (javaScriptEnabled) {
+          await page.click('#avatar-remove-form button[type="submit"]');
+        } else {
+          await Promise.all([page.waitForURL(/\/profile-settings\?flow=/), page.click('#avatar-remove-form button[type="submit"]')]);
+        }
+        await page.locator('.toast', { hasText: 'Your profile picture has been removed.' }).waitFor();
+        expect(await page.locator('.profile-header .avatar__img').count()).toBe(0);
+        expect(await page.textContent('.profile-header .avatar')).toBe('AB');
+        await page.reload();
+        expect(await page.locator('.profile-header .avatar__img').count()).toBe(0);
+
+        // Change the password.
+        await page.fill('#field-password', NEW_PASSWORD);
+        await Promise.all([
+          page.waitForURL(/\/profile-settings\?flow=/),
+          page.click('#profile-password-form button[name="method"][value="password"]'),
+        ]);
+        await page.locator('[data-password-kind="changedPassword"]').waitFor();
+
+        // Sign out, then in with the new password.
+        await page.click('.profile-header__sign-out');
+        if (!javaScriptEnabled) {
+          await page.waitForSelector('#logout-form');
+          await page.click('#logout-form button[type="submit"]');
+        }
+        await page.waitForURL(/\/sign-in/);
+        await signInWith(page, email, NEW_PASSWORD);
+        await openProfile(page);
+
+        // Delete the account behind the confirmation (a dialog with JS, a page without).
+        if (javaScriptEnabled) {
+          await page.click('a[data-dialog-open="delete-account-dialog"]');
+          await page.locator('#delete-account-dialog').waitFor({ state: 'visible' });
+          expect(page.url()).not.toContain('confirm=delete-account');
+        } else {
+          await Promise.all([page.waitForURL(/confirm=delete-account/), page.click('a[data-dialog-open="delete-account-dialog"]')]);
+          expect(await page.isVisible('#delete-account-dialog')).toBe(true);
+        }
+        await Promise.all([
+          page.waitForURL(/\/profile-settings\/account-deleted/),
+          page.click('#delete-account-dialog-form button[type="submit"]'),
+        ]);
+        expect(await page.textContent('main')).toContain('Sign in within 30 days to restore it.');
+
+        // Signed out everywhere: the profile asks for a sign-in.
+        await page.goto(`${env.appUrl}/profile-settings`);
+        await page.waitForURL(/\/sign-in/);
+
+        // Signing in again within the grace period offers reactivation.
+        await signInWith(page, email, NEW_PASSWORD);
+        await page.goto(`${env.appUrl}/profile-settings`);
+        await page.waitForSelector('#reactivate-form');
+        expect(await page.textContent('h1')).toContain('Your account is scheduled for deletion');
+        await Promise.all([page.waitForURL(/\/profile-settings/), page.click('#reactivate-form button[type="submit"]')]);
+        await page.locator('.toast', { hasText: 'Welcome back! Your account has been restored.' }).waitFor();
+        await page.waitForSelector('#profile-name-form');
+
+        const unexpected = problems.filter((line) => !EXPECTED_CONSOLE.some((pattern) => pattern.test(line)));
+        expect(unexpected).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}

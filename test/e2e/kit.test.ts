@@ -130,9 +130,34 @@ for (const javaScriptEnabled of [true, false]) {
         return;
       }
       expect(await page.locator('.toasts').getAttribute('class')).toContain('toasts--live');
+      await expect.poll(() => toast.getAttribute('data-phase')).toBe('entered');
       const shownAt = Date.now();
+      await expect.poll(() => toast.getAttribute('data-phase'), { timeout: 8000 }).toBe('closing');
       await toast.waitFor({ state: 'detached', timeout: 8000 });
       expect(Date.now() - shownAt).toBeGreaterThan(4000);
+    });
+
+    // Only with JavaScript: without it there is no toast API to call.
+    if (javaScriptEnabled) it('keeps at most three toasts, and the helper refuses to show nothing', async () => {
+      const { page } = await pageWith(true);
+      await page.goto(`${baseUrl}/__test/kit`);
+      const src = await page.getAttribute('script[type="module"][src]', 'src');
+      // A string, not a function: the test runner would rewrite a function's import() for Node.
+      const outcome = await page.evaluate(`(async () => {
+        const islands = await import(${JSON.stringify(src)});
+        let error = '';
+        try { islands.toast(); } catch (caught) { error = caught.name; }
+        const made = ['one', 'two', 'three', 'four'].map((message) => islands.toast(message, { variant: 'info' }));
+        return { error, ids: made.length };
+      })()`);
+      expect(outcome).toEqual({ error: 'TypeError', ids: 4 });
+      // The welcome toast and 'one' are dismissed; 'two', 'three', 'four' stay.
+      await expect.poll(() => page.locator('.toast:not([data-phase="closing"])').allTextContents()).toEqual(['two', 'three', 'four']);
+      const box = await page.locator('.toasts').boundingBox();
+      const viewport = page.viewportSize()!;
+      expect(Math.round(box!.width)).toBe(320);
+      expect(box!.x + box!.width).toBeGreaterThan(viewport.width - 40);
+      expect(box!.y).toBeLessThan(40);
     });
 
     it('submits the demo form (enhanced with JavaScript, plain without)', async () => {

@@ -36,7 +36,7 @@ function statusOf(error: unknown): number {
 }
 
 function answer(req: Request, res: Response, status: number, code: string, messageKey: string): void {
-  const t = translatorFor(req, res);
+  const t = translatorFor(req);
   const requestId = String(req.id ?? '');
   res.set('Cache-Control', 'no-store');
   if (wantsJson(req)) {

@@ -11,7 +11,7 @@ type Translate = ViewContext['t'];
  * The request's translator. Falls back to the default language when the i18n middleware has not
  * run, which happens only for errors raised before it (error pages must still render).
  */
-export function translatorFor(req: Request, _res?: Response): Translate {
+export function translatorFor(req: Request): Translate {
   if (typeof req.t === 'function') return (key, options) => String(req.t(key, options as never));
   const locals = req.app.locals as AppLocals;
   const fixed = locals.i18n.getFixedT(locals.config.DEFAULT_LANGUAGE);

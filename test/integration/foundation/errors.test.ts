@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translatorFor } from '../../../server/render.tsx';
 import { provideCsrfToken } from '../../../server/security/csrf.ts';
 import { createSession } from '../../../server/session.ts';
 import { buildApp, memoryLogger, testApp, testConfig } from './support.ts';
@@ -79,6 +80,11 @@ describe('a handler that throws', () => {
     const res = await request(app).get('/__test/crash').set('Accept-Language', 'vi');
     expect(res.text).toContain('<html lang="vi"');
     expect(res.text).not.toContain('Something went wrong');
+  });
+
+  it('error pages can translate even when the failure came before the i18n middleware', () => {
+    const t = translatorFor({ app } as never);
+    expect(t('crash.title')).toBe('Something went wrong');
   });
 
   it('logs the error with its stack (the log is for us, the page is for the visitor)', async () => {

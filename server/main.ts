@@ -40,6 +40,10 @@ async function main() {
   const app = await createApp(config, logger);
   const locals = app.locals as AppLocals;
   const server = app.listen(config.PORT, config.HOST);
+  // Outlive the load balancer's idle timeout (commonly 60 s), so it never reuses a connection we
+  // are closing at that instant (a source of sporadic 502s). Shutdown closes idle ones anyway.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.on('error', (error) => {
     process.stderr.write(`accounts cannot listen on ${config.HOST}:${config.PORT}: ${error.message}\n`);
     process.exit(1);

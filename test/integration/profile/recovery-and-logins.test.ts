@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Browser, createIdentity, uniqueEmail } from '../auth/helpers.ts';
+import { startProfileStack, type ProfileStack } from './fixtures.ts';
+import { signedInUser } from './session.ts';
+
+describe('a settings flow opened by account recovery', () => {
+  let env: ProfileStack;
+  beforeAll(async () => {
+    env = await startProfileStack();
+  });
+  afterAll(() => env?.close());
+
+  test('shows the password part first, with the recovery notice', async () => {
+    const email = uniqueEmail('recovered');
+    const identityId = await createIdentity(env.identityAdminUrl, email);
+    const link = await fetch(`${env.identityAdminUrl}/admin/recovery/link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ identity_id: identityId, expires_in: '5m' }),
+    });
+    expect(link.status).toBe(200);
+    const { recovery_link } = (await link.json()) as { recovery_link: string };
+    const browser = new Browser(env.appUrl);
+    const followed = await browser.get(recovery_link);
+    expect(followed.status).toBe(303);
+    const target = new URL(followed.location!, recovery_link);
+    expect(target.pathname).toBe('/profile-settings');
+    const page = await browser.get(target.pathname + target.search);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('You successfully recovered your account.');
+    const order = ['id="password"', 'id="avatar"', 'id="profile"'].map((marker) => page.text.indexOf(marker));
+    expect(order.every((index) => index > 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  test('a normal visit keeps the usual order (avatar, details, password)', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'order' });
+    const order = ['id="avatar"', 'id="profile"', 'id="password"'].map((marker) => u.page.indexOf(marker));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(u.page).not.toContain('You successfully recovered your account.');
+  });
+});
+
+describe('linked login services', () => {
+  let env: ProfileStack;
+  beforeAll(async () => {
+    env = await startProfileStack({
+      identityConfig: { selfservice: { methods: { oidc: { enabled: true, config: { providers: [{ id: 'google', provider: 'google', label: 'Google' }] } } } } } as never,
+    });
+  });
+  afterAll(() => env?.close());
+
+  test('lists the offered providers with link buttons; linking sends the browser to the provider', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'logins' });
+    expect(u.page).toMatch(/<li class="profile-logins__item" data-provider="google" data-linked="false">/);
+    expect(u.page).toContain('id="profile-logins-form"');
+    expect(u.page).toMatch(/<button[^>]*name="link"[^>]*value="google"|<button[^>]*value="google"[^>]*name="link"/);
+    const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, link: 'google' });
+    expect(answer.status).toBe(303);
+    expect(new URL(answer.location!, env.appUrl).origin).not.toBe(env.appUrl);
+  });
+
+  test('a provider the flow does not offer is refused before Kratos', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'logins-bad' });
+    const answer = await u.browser.postJson(u.settingsAction, { csrf_token: u.flowCsrf, method: 'oidc', link: 'evil-idp' });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toMatchObject({ code: 'validation_error' });
+    const unlink = await u.browser.postJson(u.settingsAction, { csrf_token: u.flowCsrf, method: 'oidc', unlink: 'google' });
+    expect(unlink.status).toBe(400);
+  });
+
+});

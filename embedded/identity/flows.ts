@@ -126,7 +126,9 @@ export function newFlow(svc: Service, ctx: Ctx, kind: FlowKind, nodes: UiNode[],
 
 export function saveFlow(svc: Service, flow: Flow): void {
   flow.updated_at = nowIso();
-  svc.store.saveFlow(flow.kind, flow);
+  // transient_payload is echoed in the answer of the request that carried it, never persisted.
+  const { transient_payload: _echoOnly, ...stored } = flow;
+  svc.store.saveFlow(flow.kind, stored);
 }
 
 export function loadFlow(svc: Service, kind: FlowKind, id: string): Flow | undefined {

@@ -112,14 +112,10 @@ export function validateTraits(schema: IdentitySchema, traits: Record<string, un
   return Object.keys(errs.fields).length || errs.general.length ? errs : undefined;
 }
 
-/** Normalises e-mail traits (trim, lower-case, NFKC) as Kratos does for identifiers/addresses. */
-export function normalizeTraits(schema: IdentitySchema, traits: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...traits };
-  for (const [name, p] of schema.props) {
-    if (p.format === 'email' && typeof out[name] === 'string') {
-      const v = out[name] as string;
-      if (p['ory.sh/kratos']) out[name] = normalizeEmail(v);
-    }
-  }
-  return out;
+/**
+ * Traits are stored as submitted (like Kratos); only the identifiers and addresses derived from them are
+ * normalised (trimmed, lower-cased, NFKC) in identities.ts.
+ */
+export function normalizeTraits(_schema: IdentitySchema, traits: Record<string, unknown>): Record<string, unknown> {
+  return { ...traits };
 }

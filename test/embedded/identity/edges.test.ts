@@ -93,6 +93,23 @@ describe('recovery and verification retries', () => {
   });
 });
 
+describe('transient payload and traits', () => {
+  it('transient_payload is echoed by the request that carried it, never persisted; traits keep their case', async () => {
+    const jar = new CookieJar();
+    let r = await call(jar, api.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
+    const id = r.data.id;
+    r = await call(jar, api.frontend.updateLoginFlow({ flow: id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: 'x@example.com', password: 'wrong wrong', csrf_token: csrfOf(r.data), transient_payload: { from: 'test' } } }));
+    expect(r.status).toBe(400);
+    expect(r.data.transient_payload).toEqual({ from: 'test' });
+    r = await call(jar, api.frontend.getLoginFlow({ id, cookie: jar.header() }));
+    expect(r.data.transient_payload).toBeUndefined();
+    r = await call(jar, api.frontend.createBrowserRegistrationFlow({}, { headers: { cookie: jar.header() } }));
+    r = await call(jar, api.frontend.updateRegistrationFlow({ flow: r.data.id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'password', traits: { email: 'Mixed.Case@Example.com' }, password: 'edge case phrase', csrf_token: csrfOf(r.data) } }));
+    expect(r.data.identity.traits.email).toBe('Mixed.Case@Example.com');
+    expect(r.data.identity.verifiable_addresses[0].value).toBe('mixed.case@example.com');
+  });
+});
+
 describe('logout and sessions', () => {
   it('missing token 400, wrong token 403, no session 401; whoami re-issues the cookie after an admin extend', async () => {
     const email = await makeUser();

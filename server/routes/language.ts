@@ -1,32 +1,25 @@
 import { Router, type Request } from 'express';
 import { LANGUAGE_COOKIE } from '../i18n.ts';
 import type { AppLocals } from '../locals.ts';
+import { safeReturnTo } from '../security/return-to.ts';
 
 /** Spec §9: cookies other than the authentication cookie last 360 days. */
 export const LANGUAGE_COOKIE_MAX_AGE_MS = 360 * 24 * 60 * 60 * 1000;
 
-const MAX_RETURN_LENGTH = 2048;
-// Controls, whitespace and backslashes: browsers read `/\evil.example` as `//evil.example`.
-const UNSAFE = /[\u0000-\u0020\u007f\\]/;
-
 /**
- * A path on this site to go back to, or `/`. Only `/path?query#hash` forms are accepted: no scheme,
- * no host, no protocol-relative `//host`; the result is re-derived from the parsed URL so that what
- * lands in `Location` is exactly what was checked. A stale `lng` is dropped from the query, since
- * it would override the language just chosen.
+ * A path on this site to go back to, or `/`. Only relative `/path?query#hash` values are considered,
+ * and they go through the app's return_to checks (server/security/return-to.ts) with this site as
+ * the only allowed target. A stale `lng` is dropped from the query, since it would override the
+ * language just chosen.
  */
 export function sameOriginPath(raw: unknown, publicUrl: string): string {
-  if (typeof raw !== 'string' || raw.length > MAX_RETURN_LENGTH) return '/';
-  if (!raw.startsWith('/') || raw.startsWith('//') || UNSAFE.test(raw)) return '/';
-  let parsed: URL;
-  try {
-    parsed = new URL(raw, publicUrl);
-  } catch {
-    return '/';
-  }
-  if (parsed.origin !== new URL(publicUrl).origin) return '/';
-  parsed.searchParams.delete('lng');
-  const path = `${parsed.pathname}${parsed.search}${parsed.hash}`;
+  if (typeof raw !== 'string' || !raw.startsWith('/')) return '/';
+  const safe = safeReturnTo(raw, { PUBLIC_URL: publicUrl, allowedReturnUrls: [new URL(publicUrl)] });
+  if (!safe) return '/';
+  const url = new URL(safe);
+  if (url.searchParams.has('lng')) url.searchParams.delete('lng');
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // `/.//host` parses to the path `//host`, which a Location header would read as another host.
   return path.startsWith('//') ? '/' : path;
 }
 

@@ -90,6 +90,9 @@ describe('GET /language', () => {
       'relative/path',
       '',
       'https://accounts.example.com.evil.example/',
+      '/.//evil.example',
+      '/%2F%2Fevil.example',
+      '/%09/evil.example',
     ];
     for (const value of hostile) {
       const res = await request(app).get(`/language?lng=en&return_to=${encodeURIComponent(value)}`);

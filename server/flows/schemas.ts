@@ -134,6 +134,11 @@ export function flattenBody(body: unknown): Record<string, unknown> {
     out[prefix] = value;
   };
   for (const [key, value] of Object.entries(body)) walk(value, key);
+  // Kratos forms carry some names twice (a hidden `method=code` next to the `method=code` submit
+  // button), so browsers post them twice: identical repeats are one value.
+  for (const [key, value] of Object.entries(out)) {
+    if (Array.isArray(value) && value.length > 0 && value.every((item) => item === value[0])) out[key] = value[0];
+  }
   return out;
 }
 

@@ -223,8 +223,9 @@ async function submit(req: Request, res: Response): Promise<void> {
     }
     case 'invalid': {
       if (flowHasErrors(outcome.flow)) return renderSignUp(req, res, { flow: prefillFlow(outcome.flow, input), status: 400, query });
-      // Step progress (profile → credentials, or "Back"): the flow now shows the next screen.
-      if (responseMode(req) === 'page') return respondRedirect(req, res, actionFor(outcome.flow.id, query));
+      // Step progress (profile → credentials, or "Back"): the flow now shows the next screen. Browsers
+      // (plain or enhanced) load it with a GET; integrators get the next state at once.
+      if (responseMode(req) !== 'json') return respondRedirect(req, res, actionFor(outcome.flow.id, query));
       return renderSignUp(req, res, { flow: outcome.flow, status: 200, query });
     }
     case 'location': {

@@ -48,7 +48,9 @@ function track(el: HTMLElement): void {
       if (el.dataset.phase !== 'queued') return;
       phase(el, 'shown');
       setTimeout(() => el.dataset.phase === 'shown' && phase(el, 'entered'), TOAST_TRANSITION_MS);
-      setTimeout(() => dismiss(el), TOAST_DURATION_MS);
+      // Not while the reader points at or focuses the stack: they get the time they need (WCAG 2.2.1).
+      const expire = () => (toastRegion().matches(':hover, :focus-within') ? setTimeout(expire, 1000) : dismiss(el));
+      setTimeout(expire, TOAST_DURATION_MS);
     }),
   );
   for (const old of overLimit(live, (item) => item.dataset.phase)) dismiss(old);

@@ -158,6 +158,14 @@ for (const javaScriptEnabled of [true, false]) {
       expect(Math.round(box!.width)).toBe(320);
       expect(box!.x + box!.width).toBeGreaterThan(viewport.width - 40);
       expect(box!.y).toBeLessThan(40);
+
+      // While pointed at, toasts stay; once the pointer leaves, they go.
+      const last = page.locator('.toast', { hasText: 'four' });
+      await last.hover();
+      await page.waitForTimeout(5500);
+      expect(await last.getAttribute('data-phase')).toBe('entered');
+      await page.mouse.move(0, viewport.height - 1);
+      await last.waitFor({ state: 'detached', timeout: 4000 });
     });
 
     it('submits the demo form (enhanced with JavaScript, plain without)', async () => {

@@ -1,0 +1,155 @@
+// Forgot password → emailed code → new password → sign in with it, in Debian's Chromium with JavaScript
+// on and off, against the real app and the embedded identity service. Also the Swagger UI page under
+// the CSP. The app is built into a temporary directory so no other process's dist/ is touched.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureRateLimits } from '../../server/security/rate-limit.ts';
+import { launchBrowser, newContext } from '../support/browser.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+
+let outdir = '';
+let stack: Stack;
+let browser: Browser;
+
+const REPORT_CSP = `addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`;
+
+beforeAll(async () => {
+  outdir = mkdtempSync(path.join(os.tmpdir(), 'auth-recovery-e2e-'));
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
+  configureRateLimits({ recovery: { perIp: 1000, perEmail: 1000 }, 'sign-in': { perIp: 1000, perEmail: 1000 } });
+  stack = await startStack({ env: { ASSETS_DIR: path.join(outdir, 'public') } });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+async function createIdentity(email: string, password: string): Promise<void> {
+  const res = await fetch(`${stack.identity.adminUrl}/admin/identities`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      schema_id: 'default',
+      traits: { email, name: 'Recovering Reader' },
+      credentials: { password: { config: { password } } },
+      verifiable_addresses: [{ value: email, verified: true, via: 'email', status: 'completed' }],
+    }),
+  });
+  expect(res.status).toBe(201);
+}
+
+async function latestCode(email: string): Promise<string> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const res = await fetch(`${stack.identity.adminUrl}/admin/courier/messages?recipient=${encodeURIComponent(email)}`);
+    const messages = ((await res.json()) as { template_type: string; body: string; created_at: string }[])
+      .filter((message) => message.template_type.startsWith('recovery_code'))
+      .sort((a, b) => b.created_at.localeCompare(a.created_at));
+    const code = /\b(\d{6})\b/.exec(messages[0]?.body ?? '')?.[1];
+    if (code) return code;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no recovery code for ${email}`);
+}
+
+/** Clicks a submit button and waits until the browser has moved to a URL matching `to`. */
+async function submitAndWait(page: Page, button: string, to: RegExp): Promise<void> {
+  await Promise.all([page.waitForURL(to), page.getByRole('button', { name: button, exact: true }).click()]);
+}
+
+// The browser logs every 4xx document it is shown; those are expected where a form is re-rendered.
+const ignorable = (line: string) => /Failed to load resource: the server responded with a status of 4\d\d/.test(line);
+
+describe.each([
+  { js: true, label: 'JavaScript on' },
+  { js: false, label: 'JavaScript off' },
+])('forgot password with $label', ({ js }) => {
+  it('recovers the account with the emailed code and signs in with the new password', async () => {
+    const email = `reader.${js ? 'js' : 'nojs'}@example.com`;
+    const oldPassword = 'Old-Reader-Phrase-1';
+    const newPassword = `New-Reader-Phrase-${js ? 'J' : 'N'}-2026`;
+    await createIdentity(email, oldPassword);
+
+    const { context, problems, watch } = await newContext(browser, { javaScriptEnabled: js });
+    await context.addInitScript(REPORT_CSP);
+    const page = await context.newPage();
+    watch(page);
+
+    // From the sign-in page's "Forgot password?" link.
+    await page.goto(`${stack.appUrl}/sign-in`);
+    await Promise.all([page.waitForURL(/\/forgot-password\?flow=/), page.locator('a[data-link="forgot-password"]').click()]);
+    expect((await page.locator('h1').innerText()).trim()).toBe('Forgot your password?');
+
+    // An address over 255 characters passes the browser's own check but not ours: the message shows under
+    // the field (with JavaScript the form island swaps the form in place).
+    await page.locator('#field-email').fill(`${'a'.repeat(250)}@example.com`);
+    await page.getByRole('button', { name: 'Send recovery code', exact: true }).click();
+    await page.getByText('at most 255 characters').waitFor();
+
+    await page.locator('#field-email').fill(email);
+    await submitAndWait(page, 'Send recovery code', /\/forgot-password\?flow=/);
+    await page.locator('#field-code').waitFor();
+    expect((await page.locator('h1').innerText()).trim()).toBe('Check your email');
+
+    await page.locator('#field-code').fill(await latestCode(email));
+    await submitAndWait(page, 'Continue', /\/forgot-password\/reset\?flow=/);
+    expect((await page.locator('h1').innerText()).trim()).toBe('Set a new password');
+    expect(await page.locator('input[name="traits.email"]').count()).toBe(0);
+
+    await page.locator('#field-password').fill(newPassword);
+    await submitAndWait(page, 'Save password', /\/forgot-password\/reset\?flow=/);
+    await page.getByText('Your password has been changed.').waitFor();
+    await Promise.all([page.waitForURL(`${stack.appUrl}/`), page.locator('a[data-link="continue"]').click()]);
+    expect(await page.locator('body').innerText()).toContain(email);
+
+    // Sign out, then sign in with the new password.
+    await page.goto(`${stack.appUrl}/logout`);
+    if (!js) await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(/\/sign-in/);
+    await page.locator('#field-identifier').fill(email);
+    await page.locator('#field-password').fill(newPassword);
+    await Promise.all([page.waitForURL(`${stack.appUrl}/`), page.locator('form#sign-in-form button[type="submit"][value="password"]').click()]);
+    expect(await page.locator('body').innerText()).toContain(email);
+
+    expect(problems.filter((line) => !ignorable(line))).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('Swagger UI', () => {
+  it('renders the API reference from local assets with no CSP violation', async () => {
+    const { context, problems, watch } = await newContext(browser, { javaScriptEnabled: true });
+    await context.addInitScript(REPORT_CSP);
+    const page = await context.newPage();
+    watch(page);
+    const external: string[] = [];
+    page.on('request', (req) => {
+      if (!req.url().startsWith(stack.appUrl) && !req.url().startsWith('data:')) external.push(req.url());
+    });
+    await page.goto(`${stack.appUrl}/swagger/ui`);
+    await page.locator('.swagger-ui .info .title').waitFor();
+    expect(await page.locator('.swagger-ui .info .title').innerText()).toContain('Accounts API');
+    await page.locator('.opblock-summary-path', { hasText: '/forgot-password' }).first().waitFor();
+    expect(await page.locator('.opblock').count()).toBeGreaterThan(8);
+    await page.locator('.opblock-summary-path', { hasText: '/forgot-password/reset' }).first().click();
+    await page.locator('.opblock-body').first().waitFor();
+    expect(external).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('points to the raw document without JavaScript', async () => {
+    const { context } = await newContext(browser, { javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${stack.appUrl}/swagger/ui`);
+    expect(await page.locator('noscript a[href="/swagger/openapi.json"]').count()).toBe(1);
+    await context.close();
+  });
+});

@@ -23,6 +23,7 @@ import { errorId, getFlow, isFlowId, submitFlow, type SubmitOutcome } from '../f
 import { mapIdentityProviderError, type SpecError } from '../flows/messages.ts';
 import { errorBody, respondError, respondRedirect, responseMode } from '../flows/respond.ts';
 import { replacementFlow } from '../flows/restart.ts';
+import { translateValidation } from '../flows/schemas.ts';
 import { requireLogin, SIGN_IN_PATH } from '../flows/session.ts';
 import { renderPage } from '../render.tsx';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
@@ -274,7 +275,7 @@ async function submit(req: Request, res: Response): Promise<void> {
       fragment: method,
       fieldErrors: built.reason === 'missing_value' || built.reason === 'too_long' ? { [field]: [key] } : undefined,
       notices: built.reason === 'unknown_method' || built.reason === 'unknown_provider' ? [{ variant: 'error', text: t(key) }] : undefined,
-      error: { status: 400, code: 'validation_error', message: t(key, { max: method === 'password' ? 72 : 32 }), meta: { field } },
+      error: { status: 400, code: 'validation_error', message: translateValidation(t, key), meta: { field } },
     });
   }
 

@@ -15,6 +15,7 @@ import { loadFlow } from '../../flows/kratos.ts';
 import { mapIdentityProviderError, translateMessage, type SpecError } from '../../flows/messages.ts';
 import { errorBody, respondError, respondForm, responseMode } from '../../flows/respond.ts';
 import { flowState } from '../../flows/restart.ts';
+import { translateValidation } from '../../flows/schemas.ts';
 import type { KratosFlow, KratosSession } from '../../flows/types.ts';
 import { SIGN_IN_PATH } from '../../flows/session.ts';
 import { takeFlash, type ProfileFlash } from './flash.ts';
@@ -129,7 +130,7 @@ export async function renderProfile(req: Request, res: Response, options: Profil
   const notices = [...(options.notices ?? [])];
   if (flash.reauthenticatedFor) notices.push({ variant: 'info', text: t('profile.reauthenticated') });
   const fieldErrors = options.fieldErrors
-    ? Object.fromEntries(Object.entries(options.fieldErrors).map(([field, keys]) => [field, keys.map((key) => t(key, { max: 32 }))]))
+    ? Object.fromEntries(Object.entries(options.fieldErrors).map(([field, keys]) => [field, keys.map((key) => translateValidation(t, key))]))
     : undefined;
   const action = settingsAction(flow.id);
   const view: ProfileSettingsView = {

@@ -120,3 +120,28 @@ describe('token regeneration on expiry', () => {
     expect(short.tokenizerCalls()).toBe(before + 1);
   });
 });
+
+describe('backend outage', () => {
+  test('the page still works (without the avatar), and avatar calls fail with a translated 503, never a 500', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'outage' });
+    const target = env.backendProxy.target;
+    env.backendProxy.target = 'http://127.0.0.1:9';
+    try {
+      const page = await u.browser.get(u.settingsAction);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Your picture can’t be changed right now.');
+      expect(page.text).toContain('id="profile-name-form"');
+      const removed = await u.browser.postJson('/profile-settings/avatar/remove', {}, { 'x-csrf-token': u.csrf });
+      expect(removed.status).toBe(503);
+      expect(JSON.parse(removed.text)).toMatchObject({ code: 'backend_unavailable' });
+      const viaForm = await u.browser.post(`/profile-settings/avatar/remove?flow=${new URL(u.settingsAction, env.appUrl).searchParams.get('flow')}`, { _csrf: u.csrf });
+      expect(viaForm.status).toBe(503);
+      expect(viaForm.text).toContain('A service is temporarily unavailable.');
+      // Name changes go to Kratos only: they keep working.
+      const name = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': 'Offline Ada' });
+      expect(name.status).toBe(303);
+    } finally {
+      env.backendProxy.target = target;
+    }
+  });
+});

@@ -24,7 +24,7 @@ const PROBES = new Set(['/healthz', '/readyz']);
 
 // Dynamic answers (pages, JSON, redirects) are never cached: they may carry a CSRF token or
 // personal data. Mounted after the static files, which set their own Cache-Control.
-const noStoreByDefault: RequestHandler = (req, res, next) => {
+const dynamicAnswerDefaults: RequestHandler = (req, res, next) => {
   res.set('Cache-Control', 'no-store');
   // Once shutdown has begun, a kept-alive connection is closed after its current answer.
   if ((req.app.locals as AppLocals).shuttingDown) res.set('Connection', 'close');
@@ -73,7 +73,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   app.use('/assets', express.static(path.join(assetsDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: true }));
   const publicFiles = express.static(assetsDir, { maxAge: '1d', index: false });
   app.use((req, res, next) => (req.path === '/manifest.json' ? next() : publicFiles(req, res, next)));
-  app.use(noStoreByDefault);
+  app.use(dynamicAnswerDefaults);
 
   app.use(healthRoutes());
   app.use(cookieParser());

@@ -54,6 +54,21 @@ export function mountDialogs(root: ParentNode): void {
   }
 }
 
+/** Tab and Shift+Tab cycle inside the open modal dialog instead of leaving it for the page behind. */
+function trapFocus(event: KeyboardEvent): void {
+  const top = openLayers().pop();
+  if (!top) return;
+  const focusable = all(top, FOCUSABLE).filter((el) => !el.hidden && el.getClientRects().length > 0);
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  const active = document.activeElement;
+  if (!first || !last) return;
+  if (!top.contains(active) || (event.shiftKey ? active === first : active === last)) {
+    event.preventDefault();
+    (event.shiftKey ? last : first).focus();
+  }
+}
+
 export function initDialogs(): void {
   document.addEventListener('click', (event) => {
     const target = event.target as HTMLElement;
@@ -79,6 +94,7 @@ export function initDialogs(): void {
     }
   });
   document.addEventListener('keydown', (event) => {
+    if (event.key === 'Tab') return trapFocus(event);
     if (event.key !== 'Escape') return;
     for (const popover of all<HTMLDetailsElement>(document, 'details[data-popover][open]')) popover.open = false;
     const top = openLayers().pop();

@@ -250,6 +250,12 @@ for (const javaScriptEnabled of [true, false]) {
       if (!javaScriptEnabled) return;
       await page.click('#kit-open-confirm');
       await expect.poll(() => dialog.isVisible()).toBe(true);
+      // Focus moves into the modal and Tab cycles inside it.
+      for (let i = 0; i < 6; i += 1) {
+        expect(await page.evaluate(() => document.getElementById('kit-confirm')!.contains(document.activeElement))).toBe(true);
+        await page.keyboard.press(i % 2 ? 'Shift+Tab' : 'Tab');
+        await page.keyboard.press('Tab');
+      }
       await page.keyboard.press('Escape');
       await expect.poll(() => dialog.isVisible()).toBe(false);
 

@@ -44,6 +44,17 @@ export class BackendError extends Error {
   }
 }
 
+/** The code of a call made without a (usable) Kratos session: the user must sign in again. */
+export const SIGNED_OUT = 'session_inactive';
+
+/**
+ * True when the browser has no usable session. A 401 from the backend itself (a token it refused) is a
+ * service fault instead: sending the user to sign in would bring them straight back here.
+ */
+export function isSignedOut(error: unknown): boolean {
+  return error instanceof BackendError && error.code === SIGNED_OUT;
+}
+
 /** Who a call is made for: the browser's Cookie header, and the Kratos session id when already known. */
 export type Caller = { cookie: string; sessionId?: string };
 
@@ -212,7 +223,7 @@ export function createBackendClient(options: BackendClientOptions) {
     let force = Boolean(request.forceNewToken || request.stream);
     for (let attempt = 0; ; attempt += 1) {
       const token = await authorizationToken(caller, force);
-      if (!token) throw new BackendError(401, 'unauthorized', 'You are not signed in');
+      if (!token) throw new BackendError(401, SIGNED_OUT, 'You are not signed in');
       const response = await send(request, token);
       if (response.ok) return (await readJson(response)) as T;
       const error = await toBackendError(response);

@@ -9,7 +9,7 @@ import { Router, type Request, type Response } from 'express';
 import { createElement } from 'react';
 import { z } from 'zod';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
-import { BackendError, backendClientFor, callerOf } from '../backend-client.ts';
+import { BackendError, backendClientFor, callerOf, isSignedOut } from '../backend-client.ts';
 import { translator } from '../flows/handlers.ts';
 import { respondError, respondRedirect } from '../flows/respond.ts';
 import { requireLogin } from '../flows/session.ts';
@@ -69,7 +69,7 @@ async function toCanny(req: Request, res: Response): Promise<void> {
     ({ redirectUrl } = await backendClientFor(req).getCannyRedirectUrl(callerOf(req, res), raw || undefined));
   } catch (error) {
     if (!(error instanceof BackendError)) throw error;
-    if (error.status === 401 && error.code !== 'token_expired') return signInAgain(req, res);
+    if (isSignedOut(error)) return signInAgain(req, res);
     if (error.code === 'account_pending_deletion') return respondRedirect(req, res, '/profile-settings');
     const spec = failure(req, error);
     return respondError(req, res, spec, errorPage(spec.message, String(spec.code)));

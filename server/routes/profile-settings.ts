@@ -18,7 +18,7 @@
 import { Router, type Request, type Response } from 'express';
 import { createElement } from 'react';
 import { AccountDeletedNotice } from '../../views/components/profile/AccountDeletedNotice.tsx';
-import { BackendError, backendClientFor, callerOf } from '../backend-client.ts';
+import { BackendError, backendClientFor, callerOf, isSignedOut } from '../backend-client.ts';
 import { errorId, getFlow, isFlowId, submitFlow, type SubmitOutcome } from '../flows/kratos.ts';
 import { mapIdentityProviderError, type SpecError } from '../flows/messages.ts';
 import { errorBody, respondError, respondRedirect, responseMode } from '../flows/respond.ts';
@@ -352,7 +352,7 @@ function avatarError(req: Request, error: unknown): SpecError | 'signed-out' | '
     return { status: error.status, code: error.code, message: t(key, limit), meta: error.code === 'limit_file_size' ? { maxBytes: 5_242_880, maxMegabytes: AVATAR_MAX_MEGABYTES } : {} };
   }
   if (!(error instanceof BackendError)) throw error;
-  if (error.status === 401 && error.code !== 'token_expired') return 'signed-out';
+  if (isSignedOut(error)) return 'signed-out';
   if (error.code === 'account_pending_deletion') return 'pending-deletion';
   const known = AVATAR_ERROR_KEYS[error.code as keyof typeof AVATAR_ERROR_KEYS];
   if (known) return { status: error.status, code: error.code, message: t(known, limit), meta: error.meta ?? {} };
@@ -441,7 +441,7 @@ async function deleteAccount(req: Request, res: Response): Promise<void> {
   try {
     result = await backend.deleteAccount(callerOf(req, res), reason);
   } catch (error) {
-    if (error instanceof BackendError && error.status === 401 && error.code !== 'token_expired') return signInAgain(req, res, PROFILE_PATH);
+    if (isSignedOut(error)) return signInAgain(req, res, PROFILE_PATH);
     if (error instanceof BackendError && error.code === 'account_pending_deletion') return respondRedirect(req, res, PROFILE_PATH);
     return respondError(req, res, backendFailure(req, error));
   }
@@ -468,7 +468,7 @@ async function reactivate(req: Request, res: Response): Promise<void> {
   try {
     await backendClientFor(req).reactivateAccount(callerOf(req, res));
   } catch (error) {
-    if (error instanceof BackendError && error.status === 401 && error.code !== 'token_expired') return signInAgain(req, res, PROFILE_PATH);
+    if (isSignedOut(error)) return signInAgain(req, res, PROFILE_PATH);
     if (error instanceof BackendError && error.code === 'account_not_pending_deletion') return respondRedirect(req, res, PROFILE_PATH);
     const failure = backendFailure(req, error);
     const loaded = await loadUser(req, res);

@@ -9,7 +9,7 @@ import { NameSection } from '../../../views/components/profile/NameSection.tsx';
 import { PasswordSection, type PasswordKind } from '../../../views/components/profile/PasswordSection.tsx';
 import type { ToastItem } from '../../../views/components/Toasts.tsx';
 import { ProfileSettingsPage, ReactivateAccountPage, type ProfileSettingsView } from '../../../views/pages/ProfileSettingsPage.tsx';
-import { BackendError, backendClientFor, callerOf, type CurrentUser } from '../../backend-client.ts';
+import { BackendError, backendClientFor, callerOf, isSignedOut, type CurrentUser } from '../../backend-client.ts';
 import { configOf, translator } from '../../flows/handlers.ts';
 import { loadFlow } from '../../flows/kratos.ts';
 import { mapIdentityProviderError, translateMessage, type SpecError } from '../../flows/messages.ts';
@@ -49,7 +49,7 @@ export async function loadUser(req: Request, res: Response): Promise<LoadedUser>
     return { user: await backendClientFor(req).getCurrentUser(callerOf(req, res)), unavailable: false, signedOut: false };
   } catch (error) {
     if (!(error instanceof BackendError)) throw error;
-    if (error.status === 401 && error.code !== 'token_expired') return { user: null, unavailable: false, signedOut: true };
+    if (isSignedOut(error)) return { user: null, unavailable: false, signedOut: true };
     req.log?.warn({ code: error.code, status: error.status }, 'current user could not be loaded');
     return { user: null, unavailable: true, signedOut: false };
   }

@@ -92,6 +92,17 @@ describe('token_expired', () => {
     expect(left).toBe(7);
   });
 
+  test('a token the backend refuses (401 unauthorized) is not retried and does not send a signed-in user to sign in', async () => {
+    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'refused' });
+    const seen = currentUserCalls().length;
+    env.backendProxy.refuseNext = 1;
+    const page = await u.browser.get(u.settingsAction);
+    env.backendProxy.refuseNext = 0;
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Your picture can’t be changed right now.');
+    expect(currentUserCalls().length).toBe(seen + 1);
+  });
+
   test('other backend errors are not retried', async () => {
     const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'no-retry' });
     const seen = env.backendProxy.seen.filter((s) => s.path === '/api/user/reactivate-account').length;

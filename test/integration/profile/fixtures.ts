@@ -16,11 +16,13 @@ export type Proxy = {
   seen: Seen[];
   /** Answer this many of the next backend calls (under /api/user or /api/auth) with 401 token_expired. */
   expireNext: number;
+  /** Likewise with 401 unauthorized: the backend refuses the token itself (a key or audience mismatch). */
+  refuseNext: number;
   close(): Promise<void>;
 };
 
 export async function startProxy(): Promise<Proxy> {
-  const proxy: Proxy = { url: '', target: '', seen: [], expireNext: 0, close: async () => {} };
+  const proxy: Proxy = { url: '', target: '', seen: [], expireNext: 0, refuseNext: 0, close: async () => {} };
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
     proxy.seen.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization });
@@ -29,6 +31,12 @@ export async function startProxy(): Promise<Proxy> {
       req.resume();
       res.writeHead(401, { 'Content-Type': 'application/json', Connection: 'close' });
       return void res.end(JSON.stringify({ code: 'token_expired', message: 'The authorization token has expired' }));
+    }
+    if (proxy.refuseNext > 0 && /^\/api\/(user|auth)\//.test(path) && req.headers.authorization) {
+      proxy.refuseNext -= 1;
+      req.resume();
+      res.writeHead(401, { 'Content-Type': 'application/json', Connection: 'close' });
+      return void res.end(JSON.stringify({ code: 'unauthorized', message: 'The request could not be authorized' }));
     }
     const target = new URL(path, proxy.target);
     const upstream = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {

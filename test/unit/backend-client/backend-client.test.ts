@@ -8,6 +8,7 @@ import {
   TOKEN_LIFETIME_MS,
   createBackendClient,
   expiryOf,
+  isSignedOut,
 } from '../../../server/backend-client.ts';
 
 // One tiny server plays both sides: Kratos's whoami tokenizer and the user backend under /api.
@@ -264,6 +265,8 @@ describe('other errors', () => {
     expect(error).toBeInstanceOf(BackendError);
     expect(error.status).toBe(status);
     expect(error.toJSON()).toEqual(body);
+    // A refusal by the backend is never mistaken for a signed-out browser.
+    expect(isSignedOut(error)).toBe(false);
     expect(fake.seen).toHaveLength(1);
     expect(fake.whoamiCalls).toBe(1);
   });
@@ -281,7 +284,8 @@ describe('other errors', () => {
   it('fails as signed out without calling the backend when there is no session', async () => {
     const error = (await client().getCurrentUser({ cookie: '' }).catch((e: unknown) => e)) as BackendError;
     expect(error.status).toBe(401);
-    expect(error.code).toBe('unauthorized');
+    expect(error.code).toBe('session_inactive');
+    expect(isSignedOut(error)).toBe(true);
     expect(fake.seen).toHaveLength(0);
   });
 

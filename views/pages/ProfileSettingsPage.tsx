@@ -71,8 +71,8 @@ export function ProfileSettingsPage(props: ProfileSettingsView) {
   return (
     <>
       <IslandChrome toasts={props.toasts} />
-      <ProfileHeader name={props.name} email={props.email} avatarUrl={props.avatarUrl} />
       <main className="page page--profile" data-page="profile-settings">
+        <ProfileHeader name={props.name} email={props.email} avatarUrl={props.avatarUrl} />
         <h1 className="profile-title">{t('profile.title')}</h1>
         {(props.notices ?? []).map((notice, index) => (
           <Alert key={index} variant={notice.variant}>
@@ -92,8 +92,8 @@ export function ReactivateAccountPage(props: { email: string; name: string; avat
   return (
     <>
       <IslandChrome toasts={props.toasts} />
-      <ProfileHeader name={props.name} email={props.email} avatarUrl={props.avatarUrl} />
       <main className="page page--profile" data-page="reactivate-account">
+        <ProfileHeader name={props.name} email={props.email} avatarUrl={props.avatarUrl} />
         <ReactivateAccount scheduledAt={props.scheduledAt} error={props.error} />
       </main>
     </>

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, newContext } from '../support/browser.ts';
 import { createIdentity, STRONG_PASSWORD, uniqueEmail } from '../integration/auth/helpers.ts';
 import { startProfileStack, type ProfileStack } from '../integration/profile/fixtures.ts';
-import { makePng } from '../integration/profile/images.ts';
+import { GIF, makePng } from '../integration/profile/images.ts';
 
 const NEW_PASSWORD = 'Juniper-Comet-Harvest-64';
 // Reports CSP violations as console errors, which the shared watcher collects.
@@ -169,3 +169,50 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+describe('JavaScript on: avatar checks before sending, and roll-back of a failed removal', () => {
+  test('a GIF and an oversized file are refused in the browser; a removal the server refuses puts the picture back', async () => {
+    const { context, problems, watch } = await newContext(browser, { javaScriptEnabled: true });
+    await context.addInitScript(REPORT_CSP);
+    const page = await context.newPage();
+    watch(page);
+    const email = uniqueEmail('profile-e2e-island');
+    await createIdentity(env.identityAdminUrl, email, STRONG_PASSWORD, 'Grace Hopper');
+    const uploads = () => env.backendProxy.seen.filter((s) => s.path === '/api/user/upload-avatar').length;
+    try {
+      await signInWith(page, email, STRONG_PASSWORD);
+      await openProfile(page);
+      const before = uploads();
+
+      await page.setInputFiles('#avatar-file', { name: 'cat.png', mimeType: 'image/png', buffer: GIF });
+      await page.locator('[data-avatar-error]', { hasText: 'Please choose a PNG or JPEG image.' }).waitFor();
+      await page.setInputFiles('#avatar-file', { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.concat([makePng(), Buffer.alloc(5_242_880)]) });
+      await page.locator('[data-avatar-error]', { hasText: 'The maximum size is 5 MB.' }).waitFor();
+      await page.click('#avatar-upload-form button[type="submit"]');
+      expect(await page.locator('.profile-header .avatar__img').count()).toBe(0);
+
+      await page.setInputFiles('#avatar-file', { name: 'ok.png', mimeType: 'image/png', buffer: makePng({ width: 32, height: 32 }) });
+      await page.click('#avatar-upload-form button[type="submit"]');
+      const src = await headerImage(page);
+      // Only this upload reached the user service: the refused files never left the browser.
+      expect(uploads()).toBe(before + 1);
+
+      // The user service goes away: the removal blanks the picture at once, then puts it back.
+      const target = env.backendProxy.target;
+      env.backendProxy.target = 'http://127.0.0.1:9';
+      try {
+        await page.click('#avatar-remove-form button[type="submit"]');
+        await page.locator('[data-avatar-error]', { hasText: 'A service is temporarily unavailable.' }).waitFor();
+      } finally {
+        env.backendProxy.target = target;
+      }
+      expect(await page.getAttribute('.profile-header .avatar__img', 'src')).toBe(src);
+      expect(await page.isVisible('#avatar-remove-form')).toBe(true);
+
+      const unexpected = problems.filter((line) => !EXPECTED_CONSOLE.some((pattern) => pattern.test(line)) && !/status of 503/.test(line));
+      expect(unexpected).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -19,6 +19,7 @@ import { Router, type Request, type Response } from 'express';
 import { createElement } from 'react';
 import { AccountDeletedNotice } from '../../views/components/profile/AccountDeletedNotice.tsx';
 import { BackendError, backendClientFor, callerOf, isSignedOut } from '../backend-client.ts';
+import { configOf, translator } from '../flows/handlers.ts';
 import { errorId, getFlow, isFlowId, submitFlow, type SubmitOutcome } from '../flows/kratos.ts';
 import { mapIdentityProviderError, type SpecError } from '../flows/messages.ts';
 import { errorBody, respondError, respondRedirect, responseMode } from '../flows/respond.ts';
@@ -32,7 +33,6 @@ import { AVATAR_ERROR_KEYS, AVATAR_MAX_MEGABYTES } from './profile/avatar-rules.
 import { AvatarUploadError, relayAvatarUpload } from './profile/avatar-upload.ts';
 import { addFlash, takeFlash } from './profile/flash.ts';
 import {
-  configOf,
   graceDays,
   loadUser,
   PROFILE_PATH,
@@ -43,7 +43,6 @@ import {
   settingsAction,
   settingsFlowOrAnswer,
   signInAgain,
-  translator,
 } from './profile/page.ts';
 import {
   AVATAR_ERRORS,

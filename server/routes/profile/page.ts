@@ -242,5 +242,3 @@ export async function settingsFlowOrAnswer(req: Request, res: Response, id: unkn
   respondError(req, res, mapIdentityProviderError(loaded.status, loaded.body, translator(req)));
   return null;
 }
-
-export { configOf, translator };

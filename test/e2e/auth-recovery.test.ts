@@ -32,7 +32,7 @@ afterAll(async () => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-async function createIdentity(email: string, password: string): Promise<void> {
+async function createIdentity(email: string, password: string, verified = true): Promise<void> {
   const res = await fetch(`${stack.identity.adminUrl}/admin/identities`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -40,23 +40,23 @@ async function createIdentity(email: string, password: string): Promise<void> {
       schema_id: 'default',
       traits: { email, name: 'Recovering Reader' },
       credentials: { password: { config: { password } } },
-      verifiable_addresses: [{ value: email, verified: true, via: 'email', status: 'completed' }],
+      ...(verified ? { verifiable_addresses: [{ value: email, verified: true, via: 'email', status: 'completed' }] } : {}),
     }),
   });
   expect(res.status).toBe(201);
 }
 
-async function latestCode(email: string): Promise<string> {
+async function latestCode(email: string, kind: 'recovery' | 'verification' = 'recovery'): Promise<string> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const res = await fetch(`${stack.identity.adminUrl}/admin/courier/messages?recipient=${encodeURIComponent(email)}`);
     const messages = ((await res.json()) as { template_type: string; body: string; created_at: string }[])
-      .filter((message) => message.template_type.startsWith('recovery_code'))
+      .filter((message) => message.template_type.startsWith(`${kind}_code`))
       .sort((a, b) => b.created_at.localeCompare(a.created_at));
     const code = /\b(\d{6})\b/.exec(messages[0]?.body ?? '')?.[1];
     if (code) return code;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`no recovery code for ${email}`);
+  throw new Error(`no ${kind} code for ${email}`);
 }
 
 /** Clicks a submit button and waits until the browser has moved to a URL matching `to`. */
@@ -91,7 +91,7 @@ describe.each([
     // the field (with JavaScript the form island swaps the form in place).
     await page.locator('#field-email').fill(`${'a'.repeat(250)}@example.com`);
     await page.getByRole('button', { name: 'Send recovery code', exact: true }).click();
-    await page.getByText('at most 255 characters').waitFor();
+    await page.locator('#field-email-error', { hasText: 'at most 255 characters' }).waitFor();
 
     await page.locator('#field-email').fill(email);
     await submitAndWait(page, 'Send recovery code', /\/forgot-password\?flow=/);
@@ -117,6 +117,35 @@ describe.each([
     await page.locator('#field-password').fill(newPassword);
     await Promise.all([page.waitForURL(`${stack.appUrl}/`), page.locator('form#sign-in-form button[type="submit"][value="password"]').click()]);
     expect(await page.locator('body').innerText()).toContain(email);
+
+    expect(problems.filter((line) => !ignorable(line))).toEqual([]);
+    await context.close();
+  });
+
+  it('resends the verification email, verifies with the code and leads on to sign-in', async () => {
+    const email = `unverified.${js ? 'js' : 'nojs'}@example.com`;
+    await createIdentity(email, 'Unverified-Phrase-9', false);
+    const { context, problems, watch } = await newContext(browser, { javaScriptEnabled: js });
+    await context.addInitScript(REPORT_CSP);
+    const page = await context.newPage();
+    watch(page);
+
+    await page.goto(`${stack.appUrl}/sign-up/resend-verification-email?email=${encodeURIComponent(email)}`);
+    expect((await page.locator('h1').innerText()).trim()).toBe('Resend the verification email');
+    expect(await page.locator('#field-email').inputValue()).toBe(email);
+    await submitAndWait(page, 'Send verification email', /\/sign-up\/verification\?flow=/);
+    await page.locator('#field-code').waitFor();
+    expect(await page.locator('body').innerText()).toContain(`Enter the code we sent to ${email}.`);
+
+    // A wrong code first: the message shows and the form stays.
+    await page.locator('#field-code').fill('000001');
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await page.locator('[data-message-id="4070006"]').waitFor();
+
+    await page.locator('#field-code').fill(await latestCode(email, 'verification'));
+    await submitAndWait(page, 'Verify', /\/sign-up\/verification\?flow=/);
+    await page.getByText('Your email address has been verified.').waitFor();
+    await Promise.all([page.waitForURL(/\/sign-in\?flow=/), page.locator('a[data-link="continue"]').click()]);
 
     expect(problems.filter((line) => !ignorable(line))).toEqual([]);
     await context.close();

@@ -65,3 +65,29 @@ describe('delete account and reactivation', () => {
     expect(Date.parse(body.deletionScheduledAt)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
   });
 });
+
+describe('delete account with an old sign-in', () => {
+  test('sends the user through sign-in with refresh=true and back to the confirmation; nothing is deleted before', async () => {
+    // PRIVILEGED_SESSION_MAX_AGE_MS (default: Kratos's one hour), shortened on the running app's config.
+    const app = env.stack.server.listeners('request')[0] as unknown as { locals: { config: Record<string, unknown> } };
+    app.locals.config.PRIVILEGED_SESSION_MAX_AGE_MS = 500;
+    try {
+      const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'del-stale' });
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      const deletions = env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length;
+      const answer = await u.browser.post('/profile-settings/delete-account', { _csrf: u.csrf });
+      expect(answer.status).toBe(303);
+      const target = new URL(answer.location!, env.appUrl);
+      expect(target.pathname).toBe('/sign-in');
+      expect(target.searchParams.get('refresh')).toBe('true');
+      expect(target.searchParams.get('return_to')).toBe(`${env.appUrl}/profile-settings?confirm=delete-account`);
+      const json = await u.browser.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': u.csrf });
+      expect(json.status).toBe(403);
+      expect(JSON.parse(json.text)).toMatchObject({ code: 'session_refresh_required' });
+      expect(env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length).toBe(deletions);
+      expect((await u.browser.get(u.settingsAction)).status).toBe(200);
+    } finally {
+      delete app.locals.config.PRIVILEGED_SESSION_MAX_AGE_MS;
+    }
+  });
+});

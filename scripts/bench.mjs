@@ -9,9 +9,11 @@
 //      The app's rate limits (100 attempts per IP, 10 per e-mail) would otherwise answer 429 after a
 //      few requests, so every request comes from its own X-Forwarded-For address (trusted from
 //      loopback, TRUST_PROXY=loopback) and e-mail: the limiter still runs on every request.
-// Prints req/s, p50 and p99 for both. Options: --duration=<s> (default 10), --connections=<n> (10).
+// Prints req/s, p50 and p99 for both, and the app's CPU time per request. Options: --duration=<s>
+// (default 10), --connections=<n> (10), --log=<level> (app LOG_LEVEL, default info), --only=get|post,
+// --profile=<dir> (CPU profile of the app).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,13 +98,40 @@ function run(options) {
   });
 }
 
+/** CPU time (user + system, ms) the process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs one measurement and adds the app's CPU time per request: on a shared, busy machine req/s and
+ * latency depend on what else runs, while CPU per request shows what the app itself costs (and
+ * 1000 / (ms per request) is the rate one dedicated core could sustain).
+ */
+async function measure(appPid, options) {
+  const before = cpuMs(appPid);
+  const result = await run(options);
+  const after = cpuMs(appPid);
+  const total = result.requests.total || 1;
+  result.cpuPerRequestMs = before === undefined || after === undefined ? undefined : (after - before) / total;
+  return result;
+}
+
 function report(name, result) {
   const statuses = Object.entries(result.statusCodeStats ?? {})
     .map(([code, { count }]) => `${code}×${count}`)
     .join(' ');
   console.log(
-    `${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   errors ${result.errors + result.timeouts}   statuses ${statuses}`,
+    `${name.padEnd(31)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   errors ${result.errors + result.timeouts}   statuses ${statuses}`,
   );
+  if (result.cpuPerRequestMs !== undefined) {
+    console.log(`${''.padEnd(31)} app CPU ${(result.cpuPerRequestMs * 1000).toFixed(0)} µs/request → ≈${(1000 / result.cpuPerRequestMs).toFixed(0)} req/s on one free core`);
+  }
 }
 
 async function main() {
@@ -113,7 +142,9 @@ async function main() {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   const identity = await startIdentity(appUrl);
-  start(0, process.execPath, ['dist/server.js'], {
+  // --profile=<dir>: write the app's CPU profile there (open it in Chrome DevTools).
+  const profile = args.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
+  const app = start(0, process.execPath, [...profile, 'dist/server.js'], {
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -123,7 +154,8 @@ async function main() {
     SESSION_SECRET: 'bench-only-secret-0123456789abcdef0123456789',
     LOG_LEVEL: args.log ?? 'info',
     TRUST_PROXY: 'loopback',
-  }).stdout.resume(); // logs are produced (as in production) and dropped
+  });
+  app.stdout.resume(); // logs are produced (as in production) and dropped
   await waitFor(`${appUrl}/readyz`);
 
   // One browser: its CSRF cookie and one login flow.
@@ -136,10 +168,12 @@ async function main() {
 
   console.log(`app ${appUrl} (core 0${hasTaskset ? '' : ', taskset missing: not pinned'}), identity ${identity.publicUrl}, ${CONNECTIONS} connections, ${DURATION}s each`);
   await run({ url: `${appUrl}${flowPath}`, headers: { cookie }, duration: 2 }); // warm-up
-  report('GET  /sign-in?flow=<id>', await run({ url: `${appUrl}${flowPath}`, headers: { cookie } }));
+  console.log(`load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  if (args.only !== 'post') report('GET  /sign-in?flow=<id>', await measure(app.pid, { url: `${appUrl}${flowPath}`, headers: { cookie } }));
+  if (args.only === 'get') return;
 
   let n = 0;
-  const post = await run({
+  const post = await measure(app.pid, {
     url: `${appUrl}${flowPath}`,
     method: 'POST',
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },

@@ -6,13 +6,15 @@
  *   browser's Cookie header; use the helpers in `server/flows/kratos.ts`, which also relay Set-Cookie.
  * - `identityAdmin`: `IdentityApi` on KRATOS_ADMIN_URL with the admin API key as bearer (server-side only).
  *
- * Both share keep-alive agents: every page render costs at least one call to Kratos, and a fresh TCP
- * connection per call would dominate the latency of the hot path.
+ * Both share keep-alive agents and a lean transport (server/flows/transport.ts): every page render
+ * costs at least one call to Kratos, and a fresh TCP connection per call, or axios's heavier stock
+ * adapter, would dominate the CPU and latency of the hot path.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { Configuration, FrontendApi, IdentityApi } from '@ory/client';
 import type { Config } from './config.ts';
+import { kratosAdapter } from './flows/transport.ts';
 
 export type OryClients = { frontend: FrontendApi; identityAdmin: IdentityApi };
 
@@ -20,10 +22,10 @@ const AGENT_OPTIONS = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, sc
 
 export function createOryClients(config: Config): OryClients {
   const baseOptions = {
+    // The SDK builds the requests; kratosAdapter only carries them (see server/flows/transport.ts).
+    adapter: kratosAdapter,
     httpAgent: new http.Agent(AGENT_OPTIONS),
     httpsAgent: new https.Agent(AGENT_OPTIONS),
-    // Kratos answers redirects only where the contract expects them to be followed (§1.7).
-    maxRedirects: 3,
     timeout: 10_000,
   };
   const frontend = new FrontendApi(new Configuration({ basePath: config.KRATOS_PUBLIC_URL.replace(/\/+$/, ''), baseOptions }));

@@ -31,7 +31,13 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { createElement } from 'react';
-import { RateLimitedPage } from '../../views/pages/RateLimitedPage.tsx';
+import { FORGOT_PASSWORD_FORM_ID } from '../../views/pages/ForgotPasswordPage.tsx';
+import { RateLimitedForm, RateLimitedPage } from '../../views/pages/RateLimitedPage.tsx';
+import { RESEND_FORM_ID } from '../../views/pages/ResendVerificationPage.tsx';
+import { RESET_PASSWORD_FORM_ID } from '../../views/pages/ResetPasswordPage.tsx';
+import { SIGN_IN_FORM_ID } from '../../views/pages/SignInPage.tsx';
+import { SIGN_UP_FORM_ID } from '../../views/pages/SignUpPage.tsx';
+import { VERIFICATION_FORM_ID } from '../../views/pages/VerificationPage.tsx';
 import { responseMode } from '../flows/respond.ts';
 import { renderFragment, renderPage } from '../render.tsx';
 
@@ -144,7 +150,22 @@ function retryAfterSeconds(req: Request, res: Response): number {
   return reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000)) : 60;
 }
 
-/** The 429 answer, in the form the caller asked for. Also used by tests through the routes. */
+/**
+ * The form island swaps the form whose id matches the fragment's: for enhanced posts the notice is
+ * rendered as the form of the page the request came from. Other paths get the page's <main>, which the
+ * island answers with its generic error toast.
+ */
+const FORM_ID_BY_PATH: Readonly<Record<string, string>> = {
+  '/sign-in': SIGN_IN_FORM_ID,
+  '/sign-up': SIGN_UP_FORM_ID,
+  '/forgot-password': FORGOT_PASSWORD_FORM_ID,
+  '/forgot-password/reset': RESET_PASSWORD_FORM_ID,
+  '/sign-up/verification': VERIFICATION_FORM_ID,
+  '/verify-account': VERIFICATION_FORM_ID,
+  '/sign-up/resend-verification-email': RESEND_FORM_ID,
+};
+
+/** The 429 answer, in the form the caller asked for. */
 export function respondTooManyRequests(req: Request, res: Response): void {
   const seconds = retryAfterSeconds(req, res);
   const minutes = Math.max(1, Math.ceil(seconds / 60));
@@ -159,7 +180,10 @@ export function respondTooManyRequests(req: Request, res: Response): void {
     return;
   }
   const page = createElement(RateLimitedPage, { minutes, retryUrl: req.originalUrl });
-  if (mode === 'enhanced') return renderFragment(req, res, page, 429);
+  if (mode === 'enhanced') {
+    const formId = FORM_ID_BY_PATH[req.path];
+    return renderFragment(req, res, formId ? createElement(RateLimitedForm, { formId, minutes, retryUrl: req.originalUrl }) : page, 429);
+  }
   renderPage(req, res, page, { title: req.t('rateLimit.title'), status: 429 });
 }
 

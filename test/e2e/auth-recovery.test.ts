@@ -122,6 +122,32 @@ describe.each([
     await context.close();
   });
 
+  it('shows the translated rate-limit notice when a code is asked for too often', async () => {
+    const email = `impatient.${js ? 'js' : 'nojs'}@example.com`;
+    configureRateLimits({ recovery: { perEmail: 1 } });
+    try {
+      const { context, problems, watch } = await newContext(browser, { javaScriptEnabled: js });
+      await context.addInitScript(REPORT_CSP);
+      await context.addCookies([{ name: 'lng', value: 'fr', url: stack.appUrl }]);
+      const page = await context.newPage();
+      watch(page);
+      await page.goto(`${stack.appUrl}/forgot-password`);
+      await page.locator('#field-email').fill(email);
+      await submitAndWait(page, 'Envoyer le code de récupération', /\/forgot-password\?flow=/);
+      await page.locator('#field-code').waitFor();
+      // "Send a new code" for the same address: over the per-email limit.
+      await page.getByRole('button', { name: 'Envoyer un nouveau code', exact: true }).click();
+      await page.getByText('Trop de tentatives').first().waitFor();
+      const text = await page.locator('body').innerText();
+      expect(text).toContain('Réessayez dans environ');
+      if (js) expect(page.url()).toMatch(/\/forgot-password\?flow=/); // swapped in place, no navigation
+      expect(problems.filter((line) => !ignorable(line))).toEqual([]);
+      await context.close();
+    } finally {
+      configureRateLimits({ recovery: { perEmail: 1000 } });
+    }
+  });
+
   it('resends the verification email, verifies with the code and leads on to sign-in', async () => {
     const email = `unverified.${js ? 'js' : 'nojs'}@example.com`;
     await createIdentity(email, 'Unverified-Phrase-9', false);

@@ -99,7 +99,9 @@ describe('sign-in rate limits', () => {
       .type('form')
       .send({ csrf_token: csrf, identifier: 'x@example.com', password: 'wrong-password-2' })
       .expect(429);
-    expect(fragment.text.startsWith('<main')).toBe(true);
+    // The form island swaps the form with the same id: the notice comes as the sign-in form.
+    expect(fragment.text.startsWith('<form id="sign-in-form"')).toBe(true);
+    expect(fragment.text).toContain('role="alert"');
     expect(fragment.text).not.toContain('<html');
   });
 });

@@ -196,7 +196,8 @@ export function recoveredTarget(req: Request, query: ScreenQuery, redirectTo: st
     try {
       const url = new URL(redirectTo, config.PUBLIC_URL);
       const flow = url.searchParams.get('flow');
-      if (url.pathname === SETTINGS_UI_PATH && isFlowId(flow)) return resetHref(query, flow);
+      const ours = url.origin === new URL(config.PUBLIC_URL).origin;
+      if (ours && url.pathname === SETTINGS_UI_PATH && isFlowId(flow)) return resetHref(query, flow);
     } catch {
       // fall through to the allow-list check
     }

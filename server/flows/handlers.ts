@@ -17,10 +17,11 @@ import { mapIdentityProviderError, type Translate } from './messages.ts';
 import { errorBody, respondError, respondRedirect } from './respond.ts';
 import { flowState } from './restart.ts';
 import { translateValidation } from './schemas.ts';
+import { cachedTranslate } from './translate-cache.ts';
 import type { KratosFlow } from './types.ts';
 
 export function translator(req: Request): Translate {
-  return (key, params) => String(req.t(key, params as never));
+  return cachedTranslate(req.language ?? '', (key, params) => String(req.t(key, params as never)));
 }
 
 export function configOf(req: Request) {

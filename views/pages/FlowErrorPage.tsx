@@ -1,14 +1,14 @@
 import { Alert } from '../components/Alert.tsx';
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
-import { useT } from '../context.ts';
+import { useCachedT } from '../components/flow/labels.ts';
 
 /**
  * A Kratos flow error (`/error?id=`) or any flow failure that has no form to show it in. `message` is
  * already translated; `retryHref` (a same-origin path) restarts the flow the user came from.
  */
 export function FlowErrorPage(props: { message: string; code?: string; retryHref?: string }) {
-  const t = useT();
+  const t = useCachedT();
   const retry = props.retryHref?.startsWith('/') && !props.retryHref.startsWith('//') ? props.retryHref : '/sign-in';
   return (
     <AuthCard page="flow-error" title={t('flowError.title')}>

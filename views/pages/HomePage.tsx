@@ -1,11 +1,11 @@
 import { Avatar } from '../components/Avatar.tsx';
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
-import { useT } from '../context.ts';
+import { useCachedT } from '../components/flow/labels.ts';
 
 /** The minimal signed-in home, shown until the document app's URL is configured. */
 export function HomePage(props: { email?: string; name?: string }) {
-  const t = useT();
+  const t = useCachedT();
   const who = props.name || props.email || '';
   return (
     <AuthCard page="home" title={t('home.title', { name: who })} subtitle={props.email ? t('authPage.signedInAs', { email: props.email }) : undefined}>

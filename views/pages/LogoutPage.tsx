@@ -1,6 +1,7 @@
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
-import { useT, useView } from '../context.ts';
+import { useView } from '../context.ts';
+import { useCachedT } from '../components/flow/labels.ts';
 
 export const LOGOUT_FORM_ID = 'logout-form';
 
@@ -10,7 +11,7 @@ export const LOGOUT_FORM_ID = 'logout-form';
  * island can send it at once; without JavaScript the user presses the button.
  */
 export function LogoutPage(props: { action: string }) {
-  const t = useT();
+  const t = useCachedT();
   const { csrfToken } = useView();
   return (
     <AuthCard page="logout" title={t('logout.title')} subtitle={t('logout.text')}>

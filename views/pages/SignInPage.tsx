@@ -3,7 +3,8 @@ import type { UiText } from '../../server/flows/types.ts';
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
-import { useT, useView } from '../context.ts';
+import { useView } from '../context.ts';
+import { useCachedT } from '../components/flow/labels.ts';
 
 export const SIGN_IN_FORM_ID = 'sign-in-form';
 
@@ -35,7 +36,7 @@ function resendLink(t: Translate, email?: string) {
 
 /** The fragment the form island swaps: only the form. */
 export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPasswordHref' | 'email'>) {
-  const t = useT();
+  const t = useCachedT();
   return (
     <FlowForm
       {...props.form}
@@ -55,7 +56,7 @@ export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPassword
 }
 
 export function SignInPage(props: SignInPageProps) {
-  const t = useT();
+  const t = useCachedT();
   const { csrfToken } = useView();
   return (
     <AuthCard

@@ -1,7 +1,7 @@
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { Checkbox } from '../components/Checkbox.tsx';
-import { useT } from '../context.ts';
+import { useCachedT } from '../components/flow/labels.ts';
 
 export const SIGN_UP_FORM_ID = 'sign-up-form';
 
@@ -26,7 +26,7 @@ export type SignUpFormProps = {
 export type SignUpPageProps = SignUpFormProps & { signInHref: string };
 
 function TermsText(props: { summary: TermsSummary }) {
-  const t = useT();
+  const t = useCachedT();
   return (
     <details className="terms-summary" id="terms">
       <summary>{t('signUp.readTerms')}</summary>
@@ -47,7 +47,7 @@ function TermsText(props: { summary: TermsSummary }) {
 }
 
 export function SignUpForm(props: SignUpFormProps) {
-  const t = useT();
+  const t = useCachedT();
   const terms =
     props.terms === 'ask' ? (
       <>
@@ -80,7 +80,7 @@ export function SignUpForm(props: SignUpFormProps) {
 }
 
 export function SignUpPage(props: SignUpPageProps) {
-  const t = useT();
+  const t = useCachedT();
   return (
     <AuthCard
       page="sign-up"

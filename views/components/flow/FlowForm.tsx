@@ -16,10 +16,9 @@
 import type { ReactNode } from 'react';
 import { placeMessages, type Translate } from '../../../server/flows/messages.ts';
 import type { UiContainer, UiNode, UiText } from '../../../server/flows/types.ts';
-import { useT } from '../../context.ts';
 import { Alert } from '../Alert.tsx';
 import { FlowNode, isSubmitNode, nodeKey } from './FlowNode.tsx';
-import { translateText } from './labels.ts';
+import { translateText, useCachedT } from './labels.ts';
 
 export type FlowFormProps = {
   id: string;
@@ -74,7 +73,7 @@ function FormMessages(props: { messages: UiText[]; extra: readonly string[]; t: 
 }
 
 export function FlowForm(props: FlowFormProps) {
-  const t = useT();
+  const t = useCachedT();
   const omit = new Set(props.omit ?? []);
   const nodes = props.ui.nodes.filter((node) => !omit.has(node.attributes.name ?? ''));
   const placed = placeMessages({ ui: { ...props.ui, nodes } });

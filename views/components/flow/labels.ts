@@ -4,7 +4,15 @@
  * `kratos.<label id>` with its context, then to Kratos's text (an unknown webhook id still reads).
  */
 import { translateMessage, type Translate } from '../../../server/flows/messages.ts';
+import { cachedTranslate } from '../../../server/flows/translate-cache.ts';
 import type { UiNode, UiText } from '../../../server/flows/types.ts';
+import { useView } from '../../context.ts';
+
+/** The view's translator with param-less keys served from the start-up-stable cache. */
+export function useCachedT(): Translate {
+  const view = useView();
+  return cachedTranslate(view.lang, view.t);
+}
 
 /** Our label keys for the fields every screen shows, by node name. */
 export const FIELD_LABEL_KEYS: Readonly<Record<string, string>> = {

@@ -115,3 +115,55 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+describe('Vietnamese', () => {
+  /** Visible text lines of <main>, minus what is the same in every language (addresses, brand names). */
+  async function lines(page: Page): Promise<string[]> {
+    const text = await page.locator('main').innerText();
+    return text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.length > 3 && !line.includes('@') && !/^(Google|Microsoft|Dropbox|Apple)$/.test(line));
+  }
+
+  async function screens(locale: string, email: string): Promise<string[]> {
+    const { context } = await newContext(browser, { javaScriptEnabled: false, locale });
+    const page = await context.newPage();
+    const seen: string[] = [];
+    try {
+      await page.goto(`${stack.appUrl}/sign-in`);
+      seen.push(...(await lines(page)));
+      await page.fill('#field-identifier', email);
+      await page.fill('#field-password', 'Wrong-Password-42');
+      await page.click('button[name="method"][value="password"]');
+      await page.waitForSelector('[data-message-id="4000006"]');
+      seen.push(...(await lines(page)));
+      await page.goto(`${stack.appUrl}/sign-up`);
+      seen.push(...(await lines(page)));
+      await page.fill('#field-traits-email', uniqueEmail(`signup-${locale}`));
+      await page.fill('#field-traits-name', 'Ada');
+      await page.check('#field-terms');
+      await page.click('button[name="method"][value="profile"]');
+      await page.waitForSelector('#field-password');
+      seen.push(...(await lines(page)));
+      await page.fill('#field-password', 'short'); // our validation message, before Kratos
+      await page.click('button[name="method"][value="password"]');
+      await page.waitForSelector('.field__error');
+      seen.push(...(await lines(page)));
+      await page.goto(`${stack.appUrl}/error?id=00000000-0000-4000-8000-000000000000`);
+      seen.push(...(await lines(page)));
+      return seen;
+    } finally {
+      await context.close();
+    }
+  }
+
+  test('sign-in, sign-up and error screens show no English', async () => {
+    const email = uniqueEmail('vi');
+    const english = new Set(await screens('en-US', email));
+    const vietnamese = await screens('vi-VN', email);
+    expect(english.size).toBeGreaterThan(10);
+    expect(vietnamese.length).toBeGreaterThan(10);
+    expect(vietnamese.filter((line) => english.has(line))).toEqual([]);
+  });
+});

@@ -63,7 +63,7 @@ const redirectAnswerSchema = z.object({ redirect_to: z.string().describe('Where 
 export const recoveryBody = z
   .object({
     csrf_token: csrfTokenField.describe('The csrf_token node of the flow'),
-    method: z.enum(['code']).default('code'),
+    method: z.enum(['code', 'link']).default('code').describe('The flow\'s method: code (default) or link'),
     email: z.string().optional().describe('Step one (and "send a new code"): the account address'),
     code: z.string().optional().describe('Step two: the emailed recovery code'),
   })
@@ -172,12 +172,12 @@ function render(req: Request, res: Response, query: ScreenQuery, flow: KratosFlo
     values: { email: query.prefillEmail },
     fieldErrors,
     formErrors,
-    submitLabels: codeSubmitLabels(flow, { submit: t('recovery.submitCode'), send: t('recovery.sendCode'), resend: t('recovery.resendCode') }),
+    submitLabels: codeSubmitLabels(flow, { submit: t('recovery.submitCode'), send: t('recovery.sendCode'), sendLink: t('recovery.sendLink'), resend: t('recovery.resendCode') }),
   };
   respondForm(req, res, {
     status: options.status,
     title: flow.state === 'sent_email' ? t('recovery.codeTitle') : t('recovery.title'),
-    page: () => createElement(ForgotPasswordPage, { state: flow.state ?? 'choose_method', form, signInHref: withParams('/sign-in', query.kept) }),
+    page: () => createElement(ForgotPasswordPage, { state: flow.state ?? 'choose_method', method: flow.active, form, signInHref: withParams('/sign-in', query.kept) }),
     fragment: () => createElement(ForgotPasswordForm, form),
     json: () => (options.status < 400 ? { flow: flowState(flow, action) } : formJson(t, flow, action, options.status, options)),
   });
@@ -282,7 +282,7 @@ async function submit(req: Request, res: Response): Promise<void> {
     res,
     'recovery',
     flowId,
-    sendsEmail ? { method: 'code', email: body.email!.trim(), csrf_token: body.csrf_token } : { method: 'code', code: body.code!.trim(), csrf_token: body.csrf_token },
+    sendsEmail ? { method: body.method, email: body.email!.trim(), csrf_token: body.csrf_token } : { method: 'code', code: body.code!.trim(), csrf_token: body.csrf_token },
   );
   if (sendsEmail) await waitForFloor(started);
   await afterSubmit(req, res, query, flowId, outcome, input);

@@ -44,7 +44,7 @@ const VERIFICATION_PATH = '/sign-up/verification';
 export const resendBody = z
   .object({
     csrf_token: csrfTokenField.describe('The csrf_token node of the flow'),
-    method: z.enum(['code']).default('code'),
+    method: z.enum(['code', 'link']).default('code').describe('The flow\'s method: code (default) or link'),
     email: z.string().optional().describe('The address to send a new verification code to'),
   })
   .superRefine((body, ctx) => checkField(emailInput, body.email, 'email', ctx));
@@ -144,7 +144,7 @@ async function submit(req: Request, res: Response): Promise<void> {
       formErrors: [...(notice ? [notice] : []), ...(parsed.ok ? [] : parsed.formErrors)],
     });
   }
-  const outcome = await submitFlow(req, res, 'verification', flowId, { method: 'code', email: parsed.data.email?.trim(), csrf_token: parsed.data.csrf_token });
+  const outcome = await submitFlow(req, res, 'verification', flowId, { method: parsed.data.method, email: parsed.data.email?.trim(), csrf_token: parsed.data.csrf_token });
   await waitForFloor(started);
   switch (outcome.type) {
     case 'invalid': {

@@ -108,9 +108,8 @@ export function sentToEmail(flow: KratosFlow): string | undefined {
 }
 
 /** Submit labels by `name:value` for the code screens: the main button and "send a new code". */
-export function codeSubmitLabels(flow: KratosFlow, labels: { submit: string; send: string; resend: string }): Record<string, string> {
-  const main = flow.state === 'sent_email' ? labels.submit : labels.send;
-  const out: Record<string, string> = { 'method:code': main, 'method:link': labels.send };
+export function codeSubmitLabels(flow: KratosFlow, labels: { submit: string; send: string; sendLink: string; resend: string }): Record<string, string> {
+  const out: Record<string, string> = { 'method:code': flow.state === 'sent_email' ? labels.submit : labels.send, 'method:link': labels.sendLink };
   const email = sentToEmail(flow);
   if (email) out[`email:${email}`] = labels.resend;
   return out;
@@ -135,7 +134,7 @@ const verificationQuery = flowQuery.extend({
 export const verificationBody = z
   .object({
     csrf_token: csrfTokenField.describe('The csrf_token node of the flow'),
-    method: z.enum(['code']).default('code'),
+    method: z.enum(['code', 'link']).default('code').describe('The flow\'s method: code (default) or link'),
     code: z.string().optional().describe('The emailed code: verifies the address'),
     email: z.string().optional().describe('Without `code`: sends a (new) code to this address'),
   })
@@ -203,7 +202,7 @@ async function render(req: Request, res: Response, screen: Screen, flow: KratosF
     values: { email: screen.query.prefillEmail },
     fieldErrors,
     formErrors,
-    submitLabels: codeSubmitLabels(flow, { submit: t('verification.submitCode'), send: t('verification.sendCode'), resend: t('verification.resendCode') }),
+    submitLabels: codeSubmitLabels(flow, { submit: t('verification.submitCode'), send: t('verification.sendCode'), sendLink: t('verification.sendLink'), resend: t('verification.resendCode') }),
     signInHref: signInHref(screen),
   };
   respondForm(req, res, {
@@ -212,6 +211,7 @@ async function render(req: Request, res: Response, screen: Screen, flow: KratosF
     page: () =>
       createElement(VerificationPage, {
         state: flow.state ?? 'choose_method',
+        method: flow.active,
         form,
         email: sentToEmail(flow),
         continueHref: next?.href ?? signInHref(screen),
@@ -307,7 +307,7 @@ async function submit(req: Request, res: Response, path: string): Promise<void> 
   const body = parsed.data;
   const kratosBody = body.code
     ? { method: 'code', code: body.code.trim(), csrf_token: body.csrf_token }
-    : { method: 'code', email: body.email?.trim(), csrf_token: body.csrf_token };
+    : { method: body.method, email: body.email?.trim(), csrf_token: body.csrf_token };
   const outcome = await submitFlow(req, res, 'verification', flowId, kratosBody);
   await afterSubmit(req, res, screen, flowId, outcome, input);
 }

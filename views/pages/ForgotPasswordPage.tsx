@@ -12,17 +12,17 @@ export function ForgotPasswordForm(props: ForgotPasswordFormProps) {
 }
 
 /**
- * Recovery, step one (email) and step two (the emailed code). The texts never say whether the address
- * has an account.
+ * Recovery, step one (email) and step two (the emailed code; with the link method, "open the link").
+ * The texts never say whether the address has an account.
  */
-export function ForgotPasswordPage(props: { state: string; form: ForgotPasswordFormProps; signInHref: string }) {
+export function ForgotPasswordPage(props: { state: string; method?: string; form: ForgotPasswordFormProps; signInHref: string }) {
   const t = useT();
   const sent = props.state === 'sent_email';
   return (
     <AuthCard
       page="forgot-password"
       title={sent ? t('recovery.codeTitle') : t('recovery.title')}
-      subtitle={sent ? t('recovery.codeSubtitle') : t('recovery.subtitle')}
+      subtitle={sent ? (props.method === 'link' ? t('recovery.linkSubtitle') : t('recovery.codeSubtitle')) : t('recovery.subtitle')}
       footer={
         <p>
           <a href={props.signInHref} data-link="sign-in">

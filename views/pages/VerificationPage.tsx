@@ -34,6 +34,8 @@ export function VerificationForm(props: VerificationFormProps) {
 export type VerificationPageProps = {
   /** Kratos flow state: choose_method (ask for the email), sent_email (enter the code), passed_challenge. */
   state: string;
+  /** The flow's method: `code` (enter it here) or `link` (open the emailed link). */
+  method?: string;
   form: VerificationFormProps;
   /** The address the code went to, when the flow names it. */
   email?: string;
@@ -60,7 +62,9 @@ export function VerificationPage(props: VerificationPageProps) {
   }
   const subtitle =
     props.state === 'sent_email'
-      ? props.email
+      ? props.method === 'link'
+        ? t('verification.subtitleLinkSent')
+        : props.email
         ? t('verification.subtitleSentTo', { email: props.email })
         : t('verification.subtitleSent')
       : t('verification.subtitleEmail');

@@ -124,6 +124,7 @@ function renderSignIn(req: Request, res: Response, options: RenderOptions): void
         forgetAccountAction: withParams(FORGET_ACCOUNT_PATH, query.kept),
         clearStorage: req.query.logged_out === '1' ? ['token'] : undefined,
         email: options.email,
+        context: { from: query.from, action: query.action, platform: query.platform },
       }),
     fragment: () => createElement(SignInForm, { form, forgotPasswordHref, email: options.email }),
     json: () => formJson(t, flow, action, options.status, options),

@@ -145,7 +145,12 @@ function renderSignUp(req: Request, res: Response, options: RenderOptions): void
   respondForm(req, res, {
     status: options.status,
     title: t('authPage.signUpTitle'),
-    page: () => createElement(SignUpPage, { ...formProps, signInHref: withParams('/sign-in', query.kept) }),
+    page: () =>
+      createElement(SignUpPage, {
+        ...formProps,
+        signInHref: withParams('/sign-in', query.kept),
+        context: { from: query.from, action: query.action, platform: query.platform },
+      }),
     fragment: () => createElement(SignUpForm, formProps),
     json: () => formJson(t, flow, action, options.status, errors),
   });

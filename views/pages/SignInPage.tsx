@@ -23,6 +23,7 @@ export type SignInPageProps = {
   clearStorage?: readonly string[];
   /** The e-mail typed, for the "resend verification" link under 4000010. */
   email?: string;
+  context?: { from?: string; action?: string; platform?: string };
 };
 
 function resendLink(t: Translate, email?: string) {
@@ -64,6 +65,7 @@ export function SignInPage(props: SignInPageProps) {
       title={t('authPage.signInTitle')}
       subtitle={t('signIn.subtitle')}
       clearStorage={props.clearStorage}
+      context={props.context}
       footer={
         <p>
           {t('authPage.noAccount')}{' '}

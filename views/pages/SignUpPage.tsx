@@ -23,7 +23,7 @@ export type SignUpFormProps = {
   termsSummary: TermsSummary;
 };
 
-export type SignUpPageProps = SignUpFormProps & { signInHref: string };
+export type SignUpPageProps = SignUpFormProps & { signInHref: string; context?: { from?: string; action?: string; platform?: string } };
 
 function TermsText(props: { summary: TermsSummary }) {
   const t = useCachedT();
@@ -84,6 +84,7 @@ export function SignUpPage(props: SignUpPageProps) {
   return (
     <AuthCard
       page="sign-up"
+      context={props.context}
       title={t('authPage.signUpTitle')}
       subtitle={t('signUp.subtitle')}
       footer={

@@ -43,6 +43,16 @@ describe('GET /sign-in', () => {
     expect(page.text).toContain('Forgot password?');
   });
 
+  test('from and action are read from return_to (not from the page query), platform from the query', async () => {
+    const browser = new Browser(stack.appUrl);
+    const returnTo = encodeURIComponent('/profile-settings?from=editor&action=upload');
+    const { page } = await openSignIn(browser, `?return_to=${returnTo}&from=ignored&platform=desktop`);
+    expect(page.text).toContain('data-from="editor"');
+    expect(page.text).toContain('data-action="upload"');
+    expect(page.text).toContain('data-platform="desktop"');
+    expect(page.text).not.toContain('ignored');
+  });
+
   test('reuses a valid flow id instead of creating a new one', async () => {
     const browser = new Browser(stack.appUrl);
     const { page } = await openSignIn(browser);

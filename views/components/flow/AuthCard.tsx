@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 /**
  * The centred card every guest screen sits in (sign-in, sign-up, verification, recovery, errors).
  * `page` names the screen for styles and tests (`data-page`); `data-clear-storage` asks the islands to
- * remove those localStorage keys on load (set after a logout).
+ * remove those localStorage keys on load (set after a logout); `data-from`, `data-action` and
+ * `data-platform` carry the spec §2 context of the visit.
  */
 export function AuthCard(props: {
   page: string;
@@ -11,6 +12,8 @@ export function AuthCard(props: {
   subtitle?: ReactNode;
   clearStorage?: readonly string[];
   footer?: ReactNode;
+  /** Spec §2 context for the islands and analytics: `from`/`action` (read from return_to), `platform`. */
+  context?: { from?: string; action?: string; platform?: string };
   children: ReactNode;
 }) {
   return (
@@ -18,6 +21,9 @@ export function AuthCard(props: {
       className="page page--auth"
       data-page={props.page}
       data-clear-storage={props.clearStorage && props.clearStorage.length > 0 ? props.clearStorage.join(' ') : undefined}
+      data-from={props.context?.from}
+      data-action={props.context?.action}
+      data-platform={props.context?.platform}
     >
       <section className="auth-card">
         <header className="auth-card__header">

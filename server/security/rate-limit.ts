@@ -16,7 +16,7 @@
  * one account lock out another. Keys are SHA-256 digests, so the store never holds an address.
  *
  * When a limit is hit: 429 with `Retry-After` (seconds), answered the three ways: a translated page
- * (RateLimitedPage), the page's fragment for the form island (`X-Enhance: 1`), or JSON
+ * (RateLimitedPage), for the form island (`X-Enhance: 1`) the notice as the submitted form (same id), or JSON
  * `{ code: 'too_many_requests', message, meta: { retryAfterSeconds } }` for integrators.
  *
  * Changing limits (tests, the benchmark): call `configureRateLimits({ 'sign-in': { perIp: 1_000_000 } })`
@@ -26,6 +26,7 @@
  * back to the defaults below. Stores are in memory per app instance: several app processes behind one
  * load balancer each count on their own, so the effective limit is
  * N times higher with N processes (a shared store would be the fix when the app is scaled out).
+ * Limits, keys and trade-offs: docs/decisions/031-rate-limits-and-anti-enumeration.md.
  */
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';

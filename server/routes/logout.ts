@@ -89,11 +89,10 @@ async function submit(req: Request, res: Response): Promise<void> {
   finish(req, res);
 }
 
-const handle = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => fn(req, res);
 
 export function logoutRoutes(): Router {
   const router = Router();
-  router.get(LOGOUT_PATH, provideCsrfToken, handle(show));
-  router.post(LOGOUT_PATH, requireCsrf, handle(submit));
+  router.get(LOGOUT_PATH, provideCsrfToken, show);
+  router.post(LOGOUT_PATH, requireCsrf, submit);
   return router;
 }

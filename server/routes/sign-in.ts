@@ -234,8 +234,6 @@ async function forgetAccount(req: Request, res: Response): Promise<void> {
   respondRedirect(req, res, withParams(SIGN_IN_PATH, screenQuery(req, configOf(req)).kept));
 }
 
-/** Express 5 forwards rejected promises to the error handler; this only keeps the signatures tidy. */
-const handle = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => fn(req, res);
 
 /**
  * Our CSRF token is only needed by the "forget this account" form, so a server-side session is only
@@ -245,9 +243,9 @@ const csrfForLastAccount: RequestHandler = (req, res, next) => (readLastAccount(
 
 export function signInRoutes(): Router {
   const router = Router();
-  router.get(SIGN_IN_PATH, guestOnly, csrfForLastAccount, handle(show));
-  router.post(SIGN_IN_PATH, ...authRateLimit('sign-in'), guestOnly, csrfForLastAccount, handle(submit));
-  router.post(FORGET_ACCOUNT_PATH, requireCsrf, handle(forgetAccount));
+  router.get(SIGN_IN_PATH, guestOnly, csrfForLastAccount, show);
+  router.post(SIGN_IN_PATH, ...authRateLimit('sign-in'), guestOnly, csrfForLastAccount, submit);
+  router.post(FORGET_ACCOUNT_PATH, requireCsrf, forgetAccount);
   return router;
 }
 

@@ -258,11 +258,10 @@ async function submit(req: Request, res: Response): Promise<void> {
   }
 }
 
-const handle = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => fn(req, res);
 
 export function signUpRoutes(): Router {
   const router = Router();
-  router.get(SIGN_UP_PATH, guestOnly, handle(show));
-  router.post(SIGN_UP_PATH, ...authRateLimit('sign-up'), guestOnly, handle(submit));
+  router.get(SIGN_UP_PATH, guestOnly, show);
+  router.post(SIGN_UP_PATH, ...authRateLimit('sign-up'), guestOnly, submit);
   return router;
 }

@@ -11,7 +11,7 @@
 //      loopback, TRUST_PROXY=loopback) and e-mail: the limiter still runs on every request.
 // Prints req/s, p50 and p99 for both, and the app's CPU time per request. Options: --duration=<s>
 // (default 10), --connections=<n> (10), --log=<level> (app LOG_LEVEL, default info), --only=get|post,
-// --profile=<dir> (CPU profile of the app).
+// --profile=<dir> (CPU profile of the app), --app=<bundle> (default dist/server.js).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -144,7 +144,7 @@ async function main() {
   const identity = await startIdentity(appUrl);
   // --profile=<dir>: write the app's CPU profile there (open it in Chrome DevTools).
   const profile = args.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
-  const app = start(0, process.execPath, [...profile, 'dist/server.js'], {
+  const app = start(0, process.execPath, [...profile, args.app ?? 'dist/server.js'], {
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -12,11 +12,23 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Configuration, FrontendApi, IdentityApi } from '@ory/client';
+import { Configuration, FrontendApi, FrontendApiAxiosParamCreator, IdentityApi } from '@ory/client';
 import type { Config } from './config.ts';
 import { kratosAdapter } from './flows/transport.ts';
 
-export type OryClients = { frontend: FrontendApi; identityAdmin: IdentityApi };
+export type FrontendRequests = ReturnType<typeof FrontendApiAxiosParamCreator>;
+
+export type OryClients = {
+  frontend: FrontendApi;
+  /**
+   * The SDK's request builders for the public API: each returns `{ url, options }` (path, query,
+   * headers, serialised JSON body) exactly as the SDK would send it. Flow helpers send these through
+   * the transport without axios's per-call machinery (server/flows/kratos.ts).
+   */
+  frontendRequests: FrontendRequests;
+  publicBasePath: string;
+  identityAdmin: IdentityApi;
+};
 
 const AGENT_OPTIONS = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' as const };
 
@@ -28,7 +40,10 @@ export function createOryClients(config: Config): OryClients {
     httpsAgent: new https.Agent(AGENT_OPTIONS),
     timeout: 10_000,
   };
-  const frontend = new FrontendApi(new Configuration({ basePath: config.KRATOS_PUBLIC_URL.replace(/\/+$/, ''), baseOptions }));
+  const publicBasePath = config.KRATOS_PUBLIC_URL.replace(/\/+$/, '');
+  const publicConfiguration = new Configuration({ basePath: publicBasePath, baseOptions });
+  const frontend = new FrontendApi(publicConfiguration);
+  const frontendRequests = FrontendApiAxiosParamCreator(publicConfiguration);
   const identityAdmin = new IdentityApi(
     new Configuration({
       basePath: config.KRATOS_ADMIN_URL.replace(/\/+$/, ''),
@@ -36,7 +51,7 @@ export function createOryClients(config: Config): OryClients {
       baseOptions,
     }),
   );
-  return { frontend, identityAdmin };
+  return { frontend, frontendRequests, publicBasePath, identityAdmin };
 }
 
 const clientsByConfig = new WeakMap<Config, OryClients>();

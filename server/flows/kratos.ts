@@ -23,102 +23,111 @@
  */
 import type { Request, Response } from 'express';
 import type { AppLocals } from '../locals.ts';
-import { oryClients } from '../ory.ts';
+import { oryClients, type FrontendRequests } from '../ory.ts';
 import { cookieJar, hasSessionCookie, relaySetCookies } from './cookies.ts';
+import { kratosAdapter, type AdapterConfig } from './transport.ts';
 import {
   isFlow,
   type FlowKind,
   type KratosErrorBody,
+  type KratosErrorObject,
   type KratosFlow,
   type KratosSession,
 } from './types.ts';
 
 export type KratosAnswer<T> = { ok: true; status: number; data: T } | { ok: false; status: number; data: unknown };
 
-type AxiosLikeResponse = { status: number; data: unknown; headers: Record<string, unknown> };
+type RequestArgs = { url: string; options: object };
 type CallOptions = { headers: Record<string, string> };
 
-function isAxiosError(error: unknown): error is { response: AxiosLikeResponse } {
-  return typeof error === 'object' && error !== null && 'response' in error && !!(error as { response?: unknown }).response;
+function setCookiesOf(headers: Record<string, string | string[]>): string[] {
+  const value = headers['set-cookie'];
+  if (!value) return [];
+  return Array.isArray(value) ? value : [value];
 }
 
-function setCookiesOf(response: AxiosLikeResponse): string[] {
-  const value = response.headers?.['set-cookie'];
-  if (!value) return [];
-  return Array.isArray(value) ? (value as string[]) : [String(value)];
+function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function clientsOf(req: Request) {
+  return oryClients((req.app.locals as AppLocals).config);
 }
 
 /**
- * Runs one SDK call with the request's cookies and relays what Kratos sets. Non-2xx answers come back
- * as `{ ok: false }` instead of throwing, so callers branch on status like the contract does.
+ * Runs one Kratos call with the request's cookies and relays what Kratos sets. `build` picks the SDK's
+ * request builder (path, query, headers, JSON body, exactly as the SDK sends them); the request goes
+ * out through the keep-alive transport, and every status comes back as a value (`ok: false` for
+ * non-2xx) so callers branch on status like the contract does.
  */
 export async function kratosCall<T>(
   req: Request,
   res: Response,
-  call: (options: CallOptions) => Promise<AxiosLikeResponse>,
+  build: (api: FrontendRequests, options: CallOptions) => Promise<RequestArgs>,
 ): Promise<KratosAnswer<T>> {
+  const clients = clientsOf(req);
   const jar = cookieJar(req, res);
   const cookie = jar.header();
-  const headers: Record<string, string> = cookie ? { cookie } : {};
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (cookie) headers.cookie = cookie;
   // Kratos records the browser's address and agent on sessions and flows.
   const userAgent = req.headers['user-agent'];
   if (userAgent) headers['user-agent'] = userAgent;
   if (req.ip) headers['x-forwarded-for'] = req.ip;
-  let response: AxiosLikeResponse;
-  try {
-    response = await call({ headers });
-  } catch (error) {
-    if (!isAxiosError(error)) throw error;
-    response = error.response;
-  }
-  const setCookies = setCookiesOf(response);
+  const args = await build(clients.frontendRequests, { headers });
+  const response = await kratosAdapter({
+    ...(args.options as AdapterConfig),
+    url: clients.publicBasePath + args.url,
+    validateStatus: () => true,
+  });
+  const setCookies = setCookiesOf(response.headers);
   if (setCookies.length > 0) {
     relaySetCookies(res, setCookies);
     jar.apply(setCookies);
   }
-  if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, data: response.data as T };
-  return { ok: false, status: response.status, data: response.data };
-}
-
-function frontend(req: Request) {
-  return oryClients((req.app.locals as AppLocals).config).frontend;
+  const data = parseBody(response.data);
+  if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, data: data as T };
+  return { ok: false, status: response.status, data };
 }
 
 export type CreateFlowParams = { returnTo?: string; refresh?: boolean; loginChallenge?: string };
 
 export function createFlow(req: Request, res: Response, kind: FlowKind, params: CreateFlowParams = {}) {
-  const api = frontend(req);
-  const returnTo = params.returnTo;
-  return kratosCall<KratosFlow>(req, res, (options) => {
+  const { returnTo, refresh, loginChallenge } = params;
+  return kratosCall<KratosFlow>(req, res, (api, options) => {
     switch (kind) {
       case 'login':
-        return api.createBrowserLoginFlow({ returnTo, refresh: params.refresh, loginChallenge: params.loginChallenge }, options);
+        return api.createBrowserLoginFlow(refresh, undefined, returnTo, undefined, loginChallenge, undefined, undefined, undefined, options);
       case 'registration':
-        return api.createBrowserRegistrationFlow({ returnTo, loginChallenge: params.loginChallenge }, options);
+        return api.createBrowserRegistrationFlow(returnTo, loginChallenge, undefined, undefined, undefined, options);
       case 'recovery':
-        return api.createBrowserRecoveryFlow({ returnTo }, options);
+        return api.createBrowserRecoveryFlow(returnTo, undefined, options);
       case 'verification':
-        return api.createBrowserVerificationFlow({ returnTo }, options);
+        return api.createBrowserVerificationFlow(returnTo, options);
       case 'settings':
-        return api.createBrowserSettingsFlow({ returnTo }, options);
+        return api.createBrowserSettingsFlow(returnTo, undefined, undefined, options);
     }
   });
 }
 
 export function getFlow(req: Request, res: Response, kind: FlowKind, id: string) {
-  const api = frontend(req);
-  return kratosCall<KratosFlow>(req, res, (options) => {
+  return kratosCall<KratosFlow>(req, res, (api, options) => {
     switch (kind) {
       case 'login':
-        return api.getLoginFlow({ id }, options);
+        return api.getLoginFlow(id, undefined, options);
       case 'registration':
-        return api.getRegistrationFlow({ id }, options);
+        return api.getRegistrationFlow(id, undefined, options);
       case 'recovery':
-        return api.getRecoveryFlow({ id }, options);
+        return api.getRecoveryFlow(id, undefined, options);
       case 'verification':
-        return api.getVerificationFlow({ id }, options);
+        return api.getVerificationFlow(id, undefined, options);
       case 'settings':
-        return api.getSettingsFlow({ id }, options);
+        return api.getSettingsFlow(id, undefined, undefined, options);
     }
   });
 }
@@ -168,19 +177,18 @@ export async function submitFlow(
   id: string,
   body: Record<string, unknown>,
 ): Promise<SubmitOutcome> {
-  const api = frontend(req);
-  const answer = await kratosCall<unknown>(req, res, (options) => {
+  const answer = await kratosCall<unknown>(req, res, (api, options) => {
     switch (kind) {
       case 'login':
-        return api.updateLoginFlow({ flow: id, updateLoginFlowBody: body as never }, options);
+        return api.updateLoginFlow(id, body as never, undefined, undefined, options);
       case 'registration':
-        return api.updateRegistrationFlow({ flow: id, updateRegistrationFlowBody: body as never }, options);
+        return api.updateRegistrationFlow(id, body as never, undefined, options);
       case 'recovery':
-        return api.updateRecoveryFlow({ flow: id, updateRecoveryFlowBody: body as never }, options);
+        return api.updateRecoveryFlow(id, body as never, undefined, undefined, options);
       case 'verification':
-        return api.updateVerificationFlow({ flow: id, updateVerificationFlowBody: body as never }, options);
+        return api.updateVerificationFlow(id, body as never, undefined, undefined, options);
       case 'settings':
-        return api.updateSettingsFlow({ flow: id, updateSettingsFlowBody: body as never }, options);
+        return api.updateSettingsFlow(id, body as never, undefined, undefined, options);
     }
   });
   return classifySubmit(answer);
@@ -232,10 +240,7 @@ export async function loadFlow(
 }
 
 export function getFlowError(req: Request, res: Response, id: string) {
-  const api = frontend(req);
-  return kratosCall<{ id: string; error?: import('./types.ts').KratosErrorObject }>(req, res, (options) =>
-    api.getFlowError({ id }, options),
-  );
+  return kratosCall<{ id: string; error?: KratosErrorObject }>(req, res, (api, options) => api.getFlowError(id, options));
 }
 
 /** The signed-in session of this browser, or null. Cached for the request; skipped without a session cookie. */
@@ -243,8 +248,7 @@ export async function whoami(req: Request, res: Response): Promise<KratosSession
   if ('kratosSession' in res.locals) return res.locals.kratosSession as KratosSession | null;
   let session: KratosSession | null = null;
   if (hasSessionCookie(req)) {
-    const api = frontend(req);
-    const answer = await kratosCall<KratosSession>(req, res, (options) => api.toSession({}, options));
+    const answer = await kratosCall<KratosSession>(req, res, (api, options) => api.toSession(undefined, undefined, undefined, options));
     if (answer.ok && answer.data?.active !== false) session = answer.data;
   }
   res.locals.kratosSession = session;
@@ -252,13 +256,11 @@ export async function whoami(req: Request, res: Response): Promise<KratosSession
 }
 
 export function createLogoutFlow(req: Request, res: Response) {
-  const api = frontend(req);
-  return kratosCall<{ logout_url: string; logout_token: string }>(req, res, (options) => api.createBrowserLogoutFlow({}, options));
+  return kratosCall<{ logout_url: string; logout_token: string }>(req, res, (api, options) => api.createBrowserLogoutFlow(undefined, undefined, options));
 }
 
 export function performLogout(req: Request, res: Response, token: string) {
-  const api = frontend(req);
-  return kratosCall<void>(req, res, (options) => api.updateLogoutFlow({ token }, options));
+  return kratosCall<void>(req, res, (api, options) => api.updateLogoutFlow(token, undefined, undefined, options));
 }
 
 /** The `csrf_token` hidden node's value: every submit body must carry it (contract §1.7). */

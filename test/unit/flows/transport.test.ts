@@ -48,6 +48,18 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const agent = new http.Agent({ keepAlive: true });
 
+type Rejected = { response: { status: number; data: string; headers: Record<string, unknown> } };
+
+/** The rejection of a call that must fail (a resolved call fails the test). */
+async function rejection(promise: Promise<unknown>): Promise<Rejected> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Rejected;
+  }
+  throw new Error('expected the call to reject');
+}
+
 describe('kratosAdapter', () => {
   test('through the SDK: the request the SDK built, parsed JSON, set-cookie as an array', async () => {
     const api = new FrontendApi(new Configuration({ basePath: base, baseOptions: { adapter: kratosAdapter, httpAgent: agent } }));
@@ -59,7 +71,7 @@ describe('kratosAdapter', () => {
   });
 
   test('a non-2xx status rejects like axios, with response.status, data and headers', async () => {
-    const error = await kratosAdapter({ url: `${base}/gone`, method: 'get', httpAgent: agent }).catch((e: unknown) => e as { response: { status: number; data: string; headers: Record<string, unknown> } });
+    const error = await rejection(kratosAdapter({ url: `${base}/gone`, method: 'get', httpAgent: agent }));
     expect(error.response.status).toBe(410);
     expect(JSON.parse(error.response.data)).toEqual({ error: { id: 'self_service_flow_expired' } });
     expect(error.response.headers['set-cookie']).toEqual(['c=3; Path=/']);
@@ -73,9 +85,14 @@ describe('kratosAdapter', () => {
   });
 
   test('a redirect to another origin is not followed (cookies never leave)', async () => {
-    const error = await kratosAdapter({ url: `${base}/away`, method: 'get', headers: { cookie: 'k=v' }, httpAgent: agent }).catch((e: unknown) => e as { response: { status: number; headers: Record<string, unknown> } });
+    const error = await rejection(kratosAdapter({ url: `${base}/away`, method: 'get', headers: { cookie: 'k=v' }, httpAgent: agent }));
     expect(error.response.status).toBe(303);
     expect(error.response.headers.location).toBe('http://elsewhere.invalid/steal');
+  });
+
+  test('validateStatus () => true resolves every status (how the flow helpers call it)', async () => {
+    const answer = await kratosAdapter({ url: `${base}/gone`, method: 'get', httpAgent: agent, validateStatus: () => true });
+    expect(answer.status).toBe(410);
   });
 
   test('timeout aborts', async () => {

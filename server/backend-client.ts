@@ -283,6 +283,9 @@ export function createBackendClient(options: BackendClientOptions) {
       }),
     forgetLastAccessAccount: (caller: Caller) =>
       call<unknown>(caller, { method: 'POST', path: 'auth/forget-last-access-account', json: {} }),
+    /** The sign-in page's "forget this account" chip, for a signed-out browser: by the remembered e-mail. */
+    forgetLastAccessAccountByEmail: (email: string) =>
+      anonymous<unknown>({ method: 'POST', path: 'auth/forget-last-access-account', json: { email } }),
     forgotPassword: (email: string) => anonymous<unknown>({ method: 'POST', path: 'auth/forgot-password', json: { email } }),
     getInvitation: (token: string) => anonymous<Invitation>({ method: 'GET', path: 'auth/invitation', query: { token } }),
     signUpInvitation: (body: { token: string; password: string; name?: string }) =>

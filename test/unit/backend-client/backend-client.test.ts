@@ -296,6 +296,14 @@ describe('other errors', () => {
     expect(error.code).toBe('identity_unavailable');
   });
 
+  it('forgets the last-used account by e-mail without a token (signed-out sign-in page)', async () => {
+    api = (_req, res) => json(res, 200, { ok: true });
+    await client().forgetLastAccessAccountByEmail('ada@example.com');
+    expect(fake.seen[0]).toMatchObject({ method: 'POST', path: '/api/auth/forget-last-access-account', authorization: undefined });
+    expect(JSON.parse(fake.seen[0]!.body)).toEqual({ email: 'ada@example.com' });
+    expect(fake.whoamiCalls).toBe(0);
+  });
+
   it('sends no token on anonymous calls', async () => {
     api = (_req, res) => json(res, 200, { email: 'invitee@example.com', expiresAt: null });
     const invitation = await client().getInvitation('tok en/1');

@@ -60,6 +60,8 @@ describe('GET /sign-in', () => {
     const again = await browser.get(`/sign-in?flow=${id}`);
     expect(again.status).toBe(200);
     expect(formAction(again.text, 'sign-in-form')).toContain(id);
+    // Rendering a live flow sets nothing: no new Kratos cookie, and no server session of ours.
+    expect(again.setCookies).toEqual([]);
   });
 
   test('an unknown or garbage flow id is replaced by a new flow', async () => {

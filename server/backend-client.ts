@@ -245,6 +245,13 @@ export function createBackendClient(options: BackendClientOptions) {
     throw await toBackendError(response);
   }
 
+  /** Calls after which the session (and so its token) is over: sign-out, force log-out, deletion. */
+  async function ending<T>(caller: Caller, request: BackendRequest): Promise<T> {
+    const result = await call<T>(caller, request);
+    if (caller.sessionId) tokens.delete(caller.sessionId);
+    return result;
+  }
+
   return {
     authorizationToken,
     call,
@@ -264,7 +271,7 @@ export function createBackendClient(options: BackendClientOptions) {
     removeAvatar: (caller: Caller) =>
       call<{ avatarRemoteId: null; user: CurrentUser }>(caller, { method: 'PATCH', path: 'user/remove-avatar', json: {}, forceNewToken: true }),
     deleteAccount: (caller: Caller, reason?: string) =>
-      call<AccountDeleted>(caller, { method: 'POST', path: 'user/delete-account', json: reason ? { reason } : {} }),
+      ending<AccountDeleted>(caller, { method: 'POST', path: 'user/delete-account', json: reason ? { reason } : {} }),
     reactivateAccount: (caller: Caller) => call<{ user: CurrentUser }>(caller, { method: 'PATCH', path: 'user/reactivate-account', json: {} }),
     confirmLinkAccount: (caller: Caller, body: { provider: string; email: string }) =>
       call<unknown>(caller, { method: 'POST', path: 'user/confirm-link-account', json: body }),
@@ -272,8 +279,8 @@ export function createBackendClient(options: BackendClientOptions) {
       call<unknown>(caller, { method: 'POST', path: 'user/update-identityId', json: { identityId } }),
     signUp: (caller: Caller, body: { name?: string; loginService?: string } = {}) =>
       call<{ created: boolean; user: CurrentUser }>(caller, { method: 'POST', path: 'auth/sign-up', json: body }),
-    signOut: (caller: Caller, body: { loginService?: string } = {}) => call<unknown>(caller, { method: 'POST', path: 'auth/sign-out', json: body }),
-    forceLogOut: (caller: Caller) => call<unknown>(caller, { method: 'POST', path: 'auth/force-log-out', json: {} }),
+    signOut: (caller: Caller, body: { loginService?: string } = {}) => ending<unknown>(caller, { method: 'POST', path: 'auth/sign-out', json: body }),
+    forceLogOut: (caller: Caller) => ending<unknown>(caller, { method: 'POST', path: 'auth/force-log-out', json: {} }),
     getCannyRedirectUrl: (caller: Caller, redirect?: string) =>
       call<{ redirectUrl: string }>(caller, {
         method: 'GET',

@@ -139,6 +139,21 @@ describe('token cache', () => {
     expect(fake.whoamiCalls).toBe(4);
   });
 
+  it('drops the session’s token after sign-out, force log-out and account deletion', async () => {
+    api = (_req, res) => json(res, 200, { ok: true });
+    const backend = client();
+    for (const end of [
+      (c: ReturnType<typeof alice>) => backend.signOut(c),
+      (c: ReturnType<typeof alice>) => backend.forceLogOut(c),
+      (c: ReturnType<typeof alice>) => backend.deleteAccount(c),
+    ]) {
+      await backend.getCurrentUser(alice());
+      expect(backend.storedTokens).toBe(1);
+      await end(alice());
+      expect(backend.storedTokens).toBe(0);
+    }
+  });
+
   it('forgets a session on request (sign-out)', async () => {
     const backend = client();
     await backend.getCurrentUser(alice());

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BackendError, createBackendClient, type BackendClient } from '../../../server/backend-client.ts';
+import { uniqueEmail } from '../auth/helpers.ts';
+import { startProfileStack, type ProfileStack } from './fixtures.ts';
+import { signedInUser } from './session.ts';
+
+// The backend client against the real backend stand-in and identity service: every call of spec §7
+// reaches the route the backend documents, with the body it expects.
+
+let env: ProfileStack;
+let client: BackendClient;
+beforeAll(async () => {
+  env = await startProfileStack();
+  client = createBackendClient({ backendUrl: env.backend.url, kratosPublicUrl: env.stack.identity.publicUrl });
+});
+afterAll(() => env?.close());
+
+async function caller() {
+  const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'contract' });
+  return { u, caller: { cookie: u.browser.cookieHeader() } };
+}
+
+describe('backend client ↔ backend stand-in', () => {
+  test('user calls', async () => {
+    const { u, caller: who } = await caller();
+    const user = await client.getCurrentUser(who);
+    expect(user).toMatchObject({ identityId: u.identityId, email: u.email, state: 'active', avatarRemoteId: null });
+    const owner = (await client.getOrganizationTeamOwner(who)) as { owner: { identityId: string } };
+    expect(owner.owner.identityId).toBe(u.identityId);
+    const updated = (await client.updateIdentityId(who, u.identityId)) as { updated: boolean };
+    expect(updated.updated).toBe(false);
+    const mismatch = await client.updateIdentityId(who, 'someone-else').catch((e: unknown) => e);
+    expect(mismatch).toBeInstanceOf(BackendError);
+    expect((mismatch as BackendError).code).toBe('identity_mismatch');
+    const linked = (await client.confirmLinkAccount(who, { provider: 'google', email: u.email })) as { linked: boolean };
+    expect(linked.linked).toBe(true);
+    const wrong = await client.confirmLinkAccount(who, { provider: 'google', email: 'other@example.com' }).catch((e: unknown) => e);
+    expect((wrong as BackendError).toJSON()).toMatchObject({ code: 'wrong_account_selected', meta: { expectedEmail: u.email } });
+  });
+
+  test('auth calls', async () => {
+    const { caller: who } = await caller();
+    const signedUp = await client.signUp(who, { name: 'Contract' });
+    expect(signedUp.user.state).toBe('active');
+    expect(await client.signOut(who, { loginService: 'EMAIL_PASSWORD' })).toEqual({ ok: true });
+    expect(((await client.getCurrentUser(who)).lastAccessAccount as { loginService: string }).loginService).toBe('EMAIL_PASSWORD');
+    expect(await client.forgetLastAccessAccount(who)).toEqual({ ok: true });
+    expect((await client.getCurrentUser(who)).lastAccessAccount).toBeNull();
+    expect(await client.forgetLastAccessAccountByEmail(uniqueEmail('nobody'))).toEqual({ ok: true });
+    expect(await client.forgotPassword(uniqueEmail('nobody'))).toEqual({ ok: true });
+    const canny = await client.getCannyRedirectUrl(who, 'https://feedback.canny.io/x');
+    expect(canny.redirectUrl).toMatch(/^https:\/\/canny\.io\/api\/redirects\/sso\?/);
+  });
+
+  test('deletion and force log-out end the session and drop its token', async () => {
+    const { u, caller: who } = await caller();
+    const deleted = await client.deleteAccount(who, 'testing');
+    expect(deleted).toMatchObject({ state: 'pending_deletion', gracePeriodDays: 30 });
+    // The backend revoked the sessions: this browser is signed out now.
+    const after = await client.getCurrentUser({ cookie: u.browser.cookieHeader() }).catch((e: unknown) => e);
+    expect((after as BackendError).code).toBe('session_inactive');
+
+    const again = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'contract-2' });
+    const fresh = { cookie: again.browser.cookieHeader() };
+    expect((await client.forceLogOut(fresh)) as object).toEqual({ ok: true });
+    const out = await client.getCurrentUser(fresh).catch((e: unknown) => e);
+    expect((out as BackendError).code).toBe('session_inactive');
+  });
+});

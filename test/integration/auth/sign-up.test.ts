@@ -145,3 +145,38 @@ describe('POST /sign-up', () => {
     expect(fieldError(leaked.text, 'field-password')).toBe('This password has appeared in a data breach. Please choose a different one.');
   });
 });
+
+describe('unified registration style (one screen)', () => {
+  let unified: Stack;
+  beforeAll(async () => {
+    unified = await startStack({ identityConfig: { selfservice: { flows: { registration: { style: 'unified' } } } } as never });
+  });
+  afterAll(() => unified?.close());
+
+  test('e-mail, name and password on one screen; success goes to verification', async () => {
+    const browser = new Browser(unified.appUrl);
+    const { page, action, csrf } = await openSignUp(browser);
+    expect(page.text).toContain('name="password"');
+    expect(page.text).toContain('name="terms"');
+    const done = await browser.post(action, {
+      csrf_token: csrf,
+      'traits.email': uniqueEmail('unified'),
+      'traits.name': 'Ada',
+      password: STRONG_PASSWORD,
+      method: 'password',
+      terms: 'on',
+    });
+    expect(done.status).toBe(303);
+    expect(done.location).toMatch(/^\/sign-up\/verification\?flow=/);
+  });
+
+  test('email_exists (4000007) sits under the visible e-mail field', async () => {
+    const email = uniqueEmail('unified-exists');
+    await createIdentity(unified.identity.adminUrl, email);
+    const browser = new Browser(unified.appUrl);
+    const { action, csrf } = await openSignUp(browser);
+    const answer = await browser.post(action, { csrf_token: csrf, 'traits.email': email, password: STRONG_PASSWORD, method: 'password', terms: 'on' });
+    expect(answer.status).toBe(400);
+    expect(fieldError(answer.text, 'field-traits-email')).toBe('An account with this email already exists.');
+  });
+});

@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 // Three levels of tests, one runner: `npm test` runs every project and sums the counts.
 export default defineConfig({
-  esbuild: { jsx: 'automatic' },
   test: {
     projects: [
       {

@@ -2,7 +2,7 @@
  * The spec §2 query parameters that travel with a flow screen, so they survive flow creation, restarts,
  * form posts and links between sign-in and sign-up:
  *
- *   KEPT_PARAMS = return_to, loginHint, email, highlight, platform, login_type, request_login, redirect
+ *   KEPT_PARAMS = return_to, loginHint, email, highlight, platform, login_type, request_login, redirect, refresh
  *   keptParams(query)                 → URLSearchParams of those (single short string values only)
  *   withParams(path, params, extra?)  → `path?…` with `extra` (e.g. { flow }) first; an `extra` key set
  *                                       to undefined drops that kept parameter
@@ -13,7 +13,7 @@ import type { Request } from 'express';
 import type { Config } from '../config.ts';
 import { readFromReturnTo, safeReturnTo } from '../security/return-to.ts';
 
-export const KEPT_PARAMS = ['return_to', 'loginHint', 'email', 'highlight', 'platform', 'login_type', 'request_login', 'redirect'] as const;
+export const KEPT_PARAMS = ['return_to', 'loginHint', 'email', 'highlight', 'platform', 'login_type', 'request_login', 'redirect', 'refresh'] as const;
 
 export type KeptParam = (typeof KEPT_PARAMS)[number];
 
@@ -48,6 +48,8 @@ export type ScreenQuery = {
   platform?: string;
   loginType?: string;
   requestLogin?: boolean;
+  /** Re-authentication of a signed-in user (`refresh=true`), e.g. before a password change. */
+  refresh: boolean;
   kept: URLSearchParams;
 };
 
@@ -73,6 +75,7 @@ export function screenQuery(req: Request, config: Config): ScreenQuery {
     platform: shortToken(query.platform),
     loginType: shortToken(query.login_type),
     requestLogin: query.request_login === 'true' || query.request_login === '1',
+    refresh: query.refresh === 'true',
     kept: keptParams(query),
   };
 }

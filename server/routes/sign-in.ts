@@ -1,5 +1,5 @@
 /**
- * /sign-in (guests only), on Kratos's login flow.
+ * /sign-in (guests only, except `refresh=true`: a signed-in user confirming who they are), on Kratos's login flow.
  *
  *   GET  /sign-in[?flow=&…]          no/expired/foreign flow → a new one (303 to ?flow=<id>, kept params);
  *                                    otherwise the page (JSON: `{ flow }`)
@@ -133,7 +133,7 @@ function renderSignIn(req: Request, res: Response, options: RenderOptions): void
 
 async function show(req: Request, res: Response): Promise<void> {
   const query = screenQuery(req, configOf(req));
-  const loaded = await loadFlow(req, res, 'login', req.query.flow);
+  const loaded = await loadFlow(req, res, 'login', req.query.flow, { refresh: query.refresh });
   if (!loaded.ok) return respondWithoutFlow(req, res, loaded, query.returnTo ?? '/');
   if (loaded.created && responseMode(req) !== 'json') {
     // The logout marker must survive this hop: the page it lands on clears the stored token.
@@ -154,7 +154,7 @@ async function submit(req: Request, res: Response): Promise<void> {
 
   const parsed = parseBody(signInBody, req.body);
   if (!parsed.ok || !isFlowId(flowId)) {
-    const loaded = await loadFlow(req, res, 'login', flowId);
+    const loaded = await loadFlow(req, res, 'login', flowId, { refresh: query.refresh });
     if (!loaded.ok) return respondWithoutFlow(req, res, loaded, query.returnTo ?? '/');
     const split = splitFieldErrors(parsed.ok ? {} : parsed.fieldErrors, visibleFieldNames(loaded.flow));
     const fieldErrors = split.fields;
@@ -209,7 +209,7 @@ async function submit(req: Request, res: Response): Promise<void> {
     case 'expired':
     case 'csrf':
     case 'missing': {
-      const next = await replacementFlow(req, res, 'login', outcome);
+      const next = await replacementFlow(req, res, 'login', outcome, { refresh: query.refresh });
       if (!next.ok) return respondWithoutFlow(req, res, next, query.returnTo ?? '/');
       const notice = restartNotice(next.restarted);
       if (responseMode(req) === 'json') {
@@ -239,12 +239,15 @@ async function forgetAccount(req: Request, res: Response): Promise<void> {
  * Our CSRF token is only needed by the "forget this account" form, so a server-side session is only
  * started when that form is shown: the plain sign-in page stays free of per-visitor session writes.
  */
+/** Guests only, but a signed-in user asked to sign in again (`refresh=true`) gets the refresh flow. */
+const guestOrRefresh: RequestHandler = (req, res, next) => (req.query.refresh === 'true' ? next() : guestOnly(req, res, next));
+
 const csrfForLastAccount: RequestHandler = (req, res, next) => (readLastAccount(req) ? provideCsrfToken(req, res, next) : next());
 
 export function signInRoutes(): Router {
   const router = Router();
-  router.get(SIGN_IN_PATH, guestOnly, csrfForLastAccount, show);
-  router.post(SIGN_IN_PATH, ...authRateLimit('sign-in'), guestOnly, csrfForLastAccount, submit);
+  router.get(SIGN_IN_PATH, guestOrRefresh, csrfForLastAccount, show);
+  router.post(SIGN_IN_PATH, ...authRateLimit('sign-in'), guestOrRefresh, csrfForLastAccount, submit);
   router.post(FORGET_ACCOUNT_PATH, requireCsrf, forgetAccount);
   return router;
 }

@@ -152,6 +152,30 @@ describe('POST /sign-in', () => {
   });
 });
 
+describe('re-authentication (refresh=true)', () => {
+  test('a signed-in user is sent on from /sign-in, but gets a refresh flow with refresh=true and comes back', async () => {
+    const email = uniqueEmail('refresh');
+    await createIdentity(stack.identity.adminUrl, email);
+    const browser = new Browser(stack.appUrl);
+    expect((await signIn(browser, email)).status).toBe(303);
+
+    const plain = await browser.get('/sign-in');
+    expect(plain.status).toBe(303);
+    expect(plain.location).toBe('/');
+
+    const { page, action, csrf } = await openSignIn(browser, '?refresh=true&return_to=%2Fprofile-settings');
+    expect(page.status).toBe(200);
+    expect(action).toContain('refresh=true');
+    const flowId = UUID.exec(action)![0];
+    const flow = (await (await fetch(`${stack.identity.publicUrl}/self-service/login/flows?id=${flowId}`, { headers: { cookie: browser.cookieHeader() } })).json()) as { refresh: boolean };
+    expect(flow.refresh).toBe(true);
+
+    const answer = await browser.post(action, { csrf_token: csrf, identifier: email, password: STRONG_PASSWORD, method: 'password' });
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe(`${stack.appUrl}/profile-settings`);
+  });
+});
+
 describe('last-used account', () => {
   test('is offered after a sign-in and can be forgotten with our CSRF token only', async () => {
     const email = uniqueEmail('last');

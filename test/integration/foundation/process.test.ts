@@ -103,7 +103,9 @@ describe('graceful shutdown on SIGTERM', () => {
       () => get(`${server.url}/healthz`),
       (outcome) => 'error' in outcome,
     );
-    expect(refused).toEqual({ error: 'ECONNREFUSED' });
+    // Refused, or reset when the connection was queued in the kernel's backlog as the listener closed:
+    // either way no new request is served.
+    expect(['ECONNREFUSED', 'ECONNRESET']).toContain((refused as { error: string }).error);
 
     const outcomes = await Promise.all(requests.map((request) => request.done));
     expect(outcomes).toHaveLength(50);

@@ -193,11 +193,11 @@ for (const javaScriptEnabled of [true, false]) {
         });
       }
 
-      it('a signed-in user opening /sign-in or /sign-up is sent on to /, or to an allowed return_to', async () => {
+      it('a signed-in user opening a guests-only page is sent on to /, or to an allowed return_to', async () => {
         const account = await newAccount(`guest-only${javaScriptEnabled ? 'js' : 'nojs'}`);
         const page = await openPage(javaScriptEnabled);
         await signIn(page, stack.appUrl, account.email, account.password);
-        for (const guestPage of ['/sign-in', '/sign-up']) {
+        for (const guestPage of ['/sign-in', '/sign-up', '/forgot-password']) {
           const response = must(await page.goto(`${stack.appUrl}${guestPage}`));
           expect(page.url()).toBe(`${stack.appUrl}/`);
           expect(response.status()).toBe(200);
@@ -271,7 +271,10 @@ for (const javaScriptEnabled of [true, false]) {
         expect(await whoamiWith(session!.value)).toBe(401);
         if (javaScriptEnabled) expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 
-        // A fresh / is a guest's visit again.
+        // A fresh / is a guest's visit again: the app's own whoami fails (401 to an integrator) and
+        // the browser is sent to sign in.
+        const asJson = await current!.context.request.get(`${stack.appUrl}/`, { headers: { accept: 'application/json' }, maxRedirects: 0 });
+        expect(asJson.status()).toBe(401);
         await page.goto(`${stack.appUrl}/`);
         expectSignInWithReturnTo(page, `${stack.appUrl}/`);
       });

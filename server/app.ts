@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler } from 'express';
-import { handle as i18nHandle } from 'i18next-http-middleware';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { loadManifest } from './assets.ts';
 import type { Config } from './config.ts';
 import { errorResponder, notFound } from './http-errors.ts';
-import { createI18n } from './i18n.ts';
+import { createI18n, i18nRequest } from './i18n.ts';
 import type { AppLocals } from './locals.ts';
 import { logSerializers } from './logger.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -21,6 +21,14 @@ import { createSession } from './session.ts';
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 const BODY_LIMIT = '64kb';
 const PROBES = new Set(['/healthz', '/readyz']);
+
+/** `/favicon.ico`, … : the files directly in the built public folder, the manifest excepted. */
+function topLevelPublicFiles(dir: string): Set<string> {
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name !== 'manifest.json')
+    .map((entry) => `/${entry.name}`);
+  return new Set(names);
+}
 
 // Dynamic answers (pages, JSON, redirects) are never cached: they may carry a CSRF token or
 // personal data. Mounted after the static files, which set their own Cache-Control.
@@ -43,6 +51,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
     shuttingDown: false,
     readiness: [{ name: 'session-store', check: session.isReady }],
     onShutdown: [session.close],
+    startSession: session.middleware,
   };
   Object.assign(app.locals, locals);
 
@@ -71,14 +80,16 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   const assetsDir = path.resolve(config.ASSETS_DIR);
   // Content-hashed names: a changed file gets a new URL, so a year of immutable caching is safe.
   app.use('/assets', express.static(path.join(assetsDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: true }));
+  // Favicons and friends: the few top-level files, listed once, so page requests never touch the disk.
   const publicFiles = express.static(assetsDir, { maxAge: '1d', index: false });
-  app.use((req, res, next) => (req.path === '/manifest.json' ? next() : publicFiles(req, res, next)));
+  const publicNames = topLevelPublicFiles(assetsDir);
+  app.use((req, res, next) => (publicNames.has(req.path) ? publicFiles(req, res, next) : next()));
   app.use(dynamicAnswerDefaults);
 
   app.use(healthRoutes());
   app.use(cookieParser());
-  app.use(i18nHandle(locals.i18n));
-  app.use(session.middleware);
+  app.use(i18nRequest(locals.i18n));
+  app.use(session.whenPresent);
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 200 }));
   app.use(express.json({ limit: BODY_LIMIT }));
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import i18next, { type i18n as I18n } from 'i18next';
+import type { RequestHandler } from 'express';
+import i18next, { type i18n as I18n, type TFunction } from 'i18next';
 import { LanguageDetector } from 'i18next-http-middleware';
 
 export const NAMESPACES = ['common', 'terms'] as const;
@@ -40,4 +41,28 @@ export async function createI18n(
     },
   });
   return instance;
+}
+
+/**
+ * Per-request language, detected by the library's detector (?lng → cookie → Accept-Language → default)
+ * and served by a translator fixed per language and made once at start-up. i18next-http-middleware's
+ * `handle` clones the whole i18next instance on every request, which cost a noticeable share of the
+ * CPU of each page; nothing here needs a per-request instance because the language never changes
+ * within a request.
+ */
+export function i18nRequest(instance: I18n): RequestHandler {
+  const detector = instance.services.languageDetector as { detect(req: unknown, res: unknown): string | string[] | undefined };
+  const supported = new Set((instance.options.supportedLngs || []).filter((lng) => lng !== 'cimode'));
+  const fallback = instance.languages?.[0] ?? String(instance.options.fallbackLng ?? 'en');
+  const translators = new Map<string, TFunction>();
+  for (const lng of supported) translators.set(lng, instance.getFixedT(lng));
+  return (req, res, next) => {
+    const detected = detector.detect(req, res);
+    const candidate = Array.isArray(detected) ? detected[0] : detected;
+    const lng = candidate && supported.has(candidate) ? candidate : fallback;
+    req.language = lng;
+    req.t = (translators.get(lng) ?? instance.getFixedT(lng)) as never;
+    res.setHeader('Content-Language', lng);
+    next();
+  };
 }

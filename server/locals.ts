@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { i18n as I18n } from 'i18next';
 import type { Config } from './config.ts';
@@ -16,6 +17,8 @@ export type AppLocals = {
   shuttingDown: boolean;
   /** Probed by /readyz; features add theirs (e.g. an upstream ping) with `readiness.push(...)`. */
   readiness: ReadinessCheck[];
+  /** Starts (or loads) our server-side session for a request that needs one: see server/session.ts. */
+  startSession: RequestHandler;
   /** Run by main.ts after the last in-flight request, to release connections and timers. */
   onShutdown: Array<() => Promise<void>>;
 };

@@ -18,7 +18,13 @@ export function sessionCookieName(config: Pick<Config, 'isProduction'>): string 
 }
 
 export type SessionSetup = {
+  /** Loads or creates the session: for routes that need one (our CSRF token, flash messages). */
   middleware: RequestHandler;
+  /**
+   * Loads the session only when the browser already has our cookie. Mounted app-wide: most requests
+   * (sign-in pages, probes, JSON) have no session, and skipping the store spares every one of them.
+   */
+  whenPresent: RequestHandler;
   /** False while the Redis store is unreachable; always true for the memory store. */
   isReady(): boolean;
   close(): Promise<void>;
@@ -77,6 +83,11 @@ export class ExpiringMemoryStore extends Store {
   }
 }
 
+function whenCookiePresent(config: Pick<Config, 'isProduction'>, middleware: RequestHandler): RequestHandler {
+  const name = sessionCookieName(config);
+  return (req, res, next) => (req.cookies?.[name] ? middleware(req, res, next) : next());
+}
+
 export function createSession(config: Config, logger: Logger): SessionSetup {
   const cookie: session.CookieOptions = {
     httpOnly: true,
@@ -97,7 +108,8 @@ export function createSession(config: Config, logger: Logger): SessionSetup {
 
   if (!config.REDIS_URL) {
     const store = new ExpiringMemoryStore();
-    return { middleware: session(options(store)), isReady: () => true, close: async () => store.close() };
+    const middleware = session(options(store));
+    return { middleware, whenPresent: whenCookiePresent(config, middleware), isReady: () => true, close: async () => store.close() };
   }
 
   // Commands fail at once while Redis is down (no offline queue), so requests get an error page
@@ -110,8 +122,10 @@ export function createSession(config: Config, logger: Logger): SessionSetup {
   client.on('error', (error: unknown) => logger.warn({ err: error }, 'redis session store error'));
   client.connect().catch((error: unknown) => logger.error({ err: error }, 'redis session store: cannot connect'));
   const store = new RedisStore({ client, prefix: 'accounts:sess:' });
+  const middleware = session(options(store));
   return {
-    middleware: session(options(store)),
+    middleware,
+    whenPresent: whenCookiePresent(config, middleware),
     isReady: () => client.isReady,
     close: async () => {
       if (client.isOpen) await client.close().catch(() => client.destroy());

@@ -22,6 +22,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { csrfSync } from 'csrf-sync';
 import { httpError } from '../http-errors.ts';
+import type { AppLocals } from '../locals.ts';
 
 export const CSRF_FIELD = '_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -39,12 +40,13 @@ function tokenFromRequest(req: Request): string | undefined {
 const csrf = csrfSync({ size: 32, getTokenFromRequest: tokenFromRequest });
 
 function assertSession(req: Request): void {
-  if (!req.session) throw new Error('CSRF protection needs the session middleware (server/session.ts) before it');
+  if (!req.session) throw new Error('No session: provideCsrfToken starts one before a token is made');
 }
 
 /** Compares in constant time, so the token cannot be guessed byte by byte from response timings. */
 export function isCsrfTokenValid(req: Request, token: unknown): boolean {
-  assertSession(req);
+  // No session cookie means no token was ever given to this browser.
+  if (!req.session) return false;
   const expected = csrf.getTokenFromState(req);
   if (typeof token !== 'string' || typeof expected !== 'string') return false;
   const a = Buffer.from(token);
@@ -52,8 +54,17 @@ export function isCsrfTokenValid(req: Request, token: unknown): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+// Sessions are loaded app-wide only when the browser already has our cookie (server/session.ts);
+// a page that shows one of our forms starts one here.
 export const provideCsrfToken: RequestHandler = (req, res, next) => {
-  assertSession(req);
+  if (!req.session) {
+    const { startSession } = req.app.locals as AppLocals;
+    return startSession(req, res, (error?: unknown) => (error ? next(error) : withSession(req, res, next)));
+  }
+  withSession(req, res, next);
+};
+
+const withSession: RequestHandler = (req, res, next) => {
   const existing = csrf.getTokenFromState(req);
   res.locals.csrfToken = csrf.generateToken(req);
   if (typeof existing === 'string') return next();

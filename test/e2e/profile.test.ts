@@ -216,3 +216,51 @@ describe('JavaScript on: avatar checks before sending, and roll-back of a failed
     }
   });
 });
+
+describe('an old sign-in (privileged session over)', () => {
+  let stale: ProfileStack;
+  beforeAll(async () => {
+    stale = await startProfileStack({
+      env: { ASSETS_DIR: path.join(outdir, 'public') },
+      identityConfig: { selfservice: { flows: { settings: { privileged_session_max_age: '4s' } } } } as never,
+    });
+  });
+  afterAll(() => stale?.close());
+
+  for (const javaScriptEnabled of [true, false]) {
+    test(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}: a password change asks to sign in again, then comes back to the same form`, async () => {
+      const { context, problems, watch } = await newContext(browser, { javaScriptEnabled });
+      await context.addInitScript(REPORT_CSP);
+      const page = await context.newPage();
+      watch(page);
+      const email = uniqueEmail(javaScriptEnabled ? 'stale-e2e-js' : 'stale-e2e-nojs');
+      await createIdentity(stale.identityAdminUrl, email, STRONG_PASSWORD, 'Ada');
+      try {
+        await page.goto(`${stale.appUrl}/sign-in`);
+        await page.fill('#field-identifier', email);
+        await page.fill('#field-password', STRONG_PASSWORD);
+        await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/sign-in')), page.click('button[name="method"][value="password"]')]);
+        await page.goto(`${stale.appUrl}/profile-settings`);
+        await page.waitForURL(/\/profile-settings\?flow=/);
+        const settingsUrl = page.url();
+        await page.waitForTimeout(4_300);
+
+        await page.fill('#field-password', NEW_PASSWORD);
+        await Promise.all([page.waitForURL(/\/sign-in\?.*refresh=true/), page.click('#profile-password-form button[name="method"][value="password"]')]);
+        await page.waitForSelector('#field-password');
+        await page.fill('#field-password', STRONG_PASSWORD);
+        await Promise.all([page.waitForURL(settingsUrl), page.click('button[name="method"][value="password"]')]);
+        await page.getByText('we asked you to sign in again').waitFor();
+
+        await page.fill('#field-password', NEW_PASSWORD);
+        await Promise.all([page.waitForURL(settingsUrl), page.click('#profile-password-form button[name="method"][value="password"]')]);
+        await page.locator('[data-password-kind="changedPassword"]').waitFor();
+
+        const unexpected = problems.filter((line) => !EXPECTED_CONSOLE.some((pattern) => pattern.test(line)));
+        expect(unexpected).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

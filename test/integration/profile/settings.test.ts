@@ -181,13 +181,13 @@ describe('password', () => {
 describe('stale session (privileged session expired)', () => {
   let stale: ProfileStack;
   beforeAll(async () => {
-    stale = await startProfileStack({ identityConfig: { selfservice: { flows: { settings: { privileged_session_max_age: '1s' } } } } as never });
+    stale = await startProfileStack({ identityConfig: { selfservice: { flows: { settings: { privileged_session_max_age: '2s' } } } } as never });
   });
   afterAll(() => stale?.close());
 
   test('a password change goes through sign-in with refresh=true and back to the same flow; nothing changes before', async () => {
     const u = await signedInUser(stale.appUrl, stale.identityAdminUrl, { prefix: 'stale' });
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
     const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: NEW_PASSWORD });
     expect(answer.status).toBe(303);
     const target = new URL(answer.location!, stale.appUrl);
@@ -212,7 +212,7 @@ describe('stale session (privileged session expired)', () => {
 
   test('after signing in again the user comes back to the same flow, told to submit again, and the change works', async () => {
     const u = await signedInUser(stale.appUrl, stale.identityAdminUrl, { prefix: 'stale-back' });
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
     const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: NEW_PASSWORD });
     const signInPage = await u.browser.follow(answer.location!);
     expect(signInPage.status).toBe(200);

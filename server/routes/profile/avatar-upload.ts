@@ -201,6 +201,10 @@ export function relayAvatarUpload<T>(req: IncomingMessage, res: ServerResponse, 
       finish();
     });
     req.on('error', () => fail(errors.malformed()));
+    // The browser went away mid-upload: cancel the backend call rather than wait for a body that never ends.
+    req.on('close', () => {
+      if (!req.complete) fail(errors.malformed());
+    });
     req.pipe(parser);
   });
 }

@@ -5,7 +5,7 @@ import { AVATAR_MAX_BYTES, AvatarUploadError, relayAvatarUpload, sniffImageType 
 import { GIF, HTML_AS_PNG, makePng } from '../../integration/profile/images.ts';
 
 // The relay between the browser's multipart upload and the backend, driven over real HTTP.
-const forwarded = { calls: 0, aborted: 0, bodies: [] as Buffer[], contentTypes: [] as string[] };
+const forwarded = { calls: 0, aborted: 0, bodies: [] as Buffer[], contentTypes: [] as string[], settled: [] as string[] };
 let server: http.Server;
 let port = 0;
 
@@ -36,11 +36,13 @@ beforeAll(async () => {
       },
     }).then(
       (value) => {
+        forwarded.settled.push('ok');
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify(value));
       },
       (error: unknown) => {
         const e = error as AvatarUploadError;
+        forwarded.settled.push(e.code ?? 'crash');
         res.writeHead(e.status ?? 500, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ code: e.code ?? 'crash' }));
       },
@@ -60,6 +62,7 @@ beforeEach(() => {
   forwarded.aborted = 0;
   forwarded.bodies = [];
   forwarded.contentTypes = [];
+  forwarded.settled = [];
 });
 
 type Part = { name: string; value?: string; filename?: string; type?: string; data?: Buffer };
@@ -219,6 +222,21 @@ describe('relayAvatarUpload', () => {
       status: 400,
       body: { code: 'file_type_not_exist' },
     });
+  });
+
+  it('cancels the backend call when the browser goes away mid-upload', async () => {
+    const png = makePng();
+    const head = Buffer.concat([multipart([csrf]).subarray(0, -`--${BOUNDARY}--\r\n`.length), Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`), png, Buffer.alloc(200_000)]);
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(head.length + 1_000_000) } });
+    req.on('error', () => {});
+    req.write(head);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(forwarded.calls).toBe(1);
+    req.destroy();
+    for (let i = 0; i < 50 && forwarded.settled.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(forwarded.settled).toEqual(['invalid_multipart']);
+    expect(forwarded.aborted).toBe(1);
+    expect(forwarded.bodies).toHaveLength(0);
   });
 
   it('answers a broken multipart body with 400', async () => {

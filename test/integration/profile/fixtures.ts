@@ -2,7 +2,10 @@
 // watch and steer — one in front of the identity service (to count tokenizer calls) and one in front
 // of a backend stand-in started with an admin key and Canny settings (to count calls, read the bearer
 // tokens, and answer `token_expired` on demand). The app only sees URLs, as in production.
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { startBackend, type BackendOptions, type RunningBackend } from '../../../embedded/backend/index.ts';
 import type { StartIdentityOptions } from '../../../embedded/identity/index.ts';
@@ -89,10 +92,11 @@ export async function startProfileStack(
     env: { BACKEND_URL: backendProxy.url, KRATOS_PUBLIC_URL: identityProxy.url, ...options.env },
   });
   identityProxy.target = stack.identity.publicUrl;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'profile-tests-'));
   const backend = await startBackend({
     port: 0,
     database: ':memory:',
-    dataDir: `/tmp/profile-tests-${process.pid}-${Date.now()}`,
+    dataDir,
     identityPublicUrl: stack.identity.publicUrl,
     identityAdminUrl: stack.identity.adminUrl,
     adminApiKey: ADMIN_KEY,
@@ -126,6 +130,7 @@ export async function startProfileStack(
       await backend.close();
       await backendProxy.close();
       await identityProxy.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -56,6 +56,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   Object.assign(app.locals, locals);
 
   app.disable('x-powered-by');
+  // Dynamic answers are no-store, so an ETag (a hash of every body) would never be used.
+  app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY);
 
   app.use(

@@ -118,6 +118,19 @@ describe('security headers', () => {
     expect(res.headers.vary).toMatch(/Accept-Encoding/i);
   });
 
+  it('rendered pages are gzipped (even when brotli is offered), and plain when compression is not accepted', async () => {
+    const gzipped = await request(app).get('/missing').set('Accept-Encoding', 'gzip, deflate, br');
+    expect(gzipped.status).toBe(404);
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(gzipped.text).toMatch(/^<!doctype html>/); // supertest decodes it: the body is intact
+    const plain = await request(app).get('/missing').set('Accept-Encoding', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    // Same page either way, but for the per-response nonce.
+    const withoutNonce = (html: string) => html.replace(/nonce="[^"]+"/g, 'nonce=""');
+    expect(withoutNonce(plain.text)).toBe(withoutNonce(gzipped.text));
+  });
+
   it('hashed assets are cached for a year as immutable; the manifest is not served', async () => {
     const files = readdirSync(path.join(build.assetsDir, 'assets'));
     const css = files.find((file) => file.endsWith('.css'));

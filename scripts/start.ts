@@ -35,11 +35,14 @@ process.on('SIGTERM', () => stop(0));
 process.on('SIGINT', () => stop(0));
 
 start('identity', ['embedded/identity/main.ts'], { APP_URL: appUrl });
+// Locally the identity admin API listens on loopback only and, as Kratos's does, has no key.
 start('backend', ['embedded/backend/main.ts'], {
   IDENTITY_PUBLIC_URL: identityPublic,
   IDENTITY_ADMIN_URL: identityAdmin,
+  BACKEND_CORS_ORIGINS: env.BACKEND_CORS_ORIGINS ?? new URL(appUrl).origin,
 });
 start('app', ['dist/server.js'], {
+  PUBLIC_URL: appUrl,
   KRATOS_PUBLIC_URL: identityPublic,
   KRATOS_ADMIN_URL: identityAdmin,
   BACKEND_URL: backendUrl,

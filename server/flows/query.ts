@@ -2,7 +2,8 @@
  * The spec §2 query parameters that travel with a flow screen, so they survive flow creation, restarts,
  * form posts and links between sign-in and sign-up:
  *
- *   KEPT_PARAMS = return_to, loginHint, email, highlight, platform, login_type, request_login, redirect, refresh
+ *   KEPT_PARAMS = return_to, loginHint, email, highlight, platform, login_type, request_login, redirect, refresh,
+ *                 and lng (a language chosen in the address must survive the hop to `?flow=`)
  *   keptParams(query)                 → URLSearchParams of those (single short string values only)
  *   withParams(path, params, extra?)  → `path?…` with `extra` (e.g. { flow }) first; an `extra` key set
  *                                       to undefined drops that kept parameter
@@ -13,7 +14,7 @@ import type { Request } from 'express';
 import type { Config } from '../config.ts';
 import { readFromReturnTo, safeReturnTo } from '../security/return-to.ts';
 
-export const KEPT_PARAMS = ['return_to', 'loginHint', 'email', 'highlight', 'platform', 'login_type', 'request_login', 'redirect', 'refresh'] as const;
+export const KEPT_PARAMS = ['return_to', 'loginHint', 'email', 'highlight', 'platform', 'login_type', 'request_login', 'redirect', 'refresh', 'lng'] as const;
 
 export type KeptParam = (typeof KEPT_PARAMS)[number];
 

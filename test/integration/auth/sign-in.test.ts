@@ -53,6 +53,16 @@ describe('GET /sign-in', () => {
     expect(page.text).not.toContain('ignored');
   });
 
+  test('a language chosen in the address survives the hop to the new flow', async () => {
+    const browser = new Browser(stack.appUrl);
+    const answer = await browser.get('/sign-in?lng=vi');
+    expect(answer.status).toBe(303);
+    expect(new URL(answer.location!, stack.appUrl).searchParams.get('lng')).toBe('vi');
+    const page = await browser.follow(answer.location!);
+    expect(page.text).toMatch(/<html lang="vi"/);
+    expect(formAction(page.text, 'sign-in-form')).toContain('lng=vi');
+  });
+
   test('reuses a valid flow id instead of creating a new one', async () => {
     const browser = new Browser(stack.appUrl);
     const { page } = await openSignIn(browser);

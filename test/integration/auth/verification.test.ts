@@ -97,7 +97,8 @@ describe('verification screens (HTML, no JavaScript)', () => {
     const page = await agent.get(`${back.pathname}${back.search}&lng=vi`).expect(200);
     expect(visibleText(page.text)).toContain('Tài khoản này đã được xác minh');
     expect(page.text).toContain('data-message-id="4070001"');
-    expect(page.text).toMatch(/<a class="alert__link" href="\/sign-in"/);
+    // The link keeps the language chosen in the address.
+    expect(page.text).toMatch(/<a class="alert__link" href="\/sign-in\?lng=vi"/);
   });
 
   it('moves to the new flow when the old one was already completed', async () => {

@@ -345,19 +345,14 @@ export function backendClientForApp(app: { locals: Record<string, unknown> }): B
   let client = clients.get(app);
   if (!client) {
     const locals = app.locals as unknown as AppLocals;
-    // Optional settings (not in the config schema yet): BACKEND_TIMEOUT_MS, BACKEND_UPLOAD_TIMEOUT_MS, BACKEND_TOKEN_CACHE_SIZE.
-    const optional = (name: string) => {
-      const value = Number((locals.config as unknown as Record<string, unknown>)[name]);
-      return Number.isFinite(value) && value > 0 ? value : undefined;
-    };
     client = createBackendClient({
       backendUrl: locals.config.BACKEND_URL,
       kratosPublicUrl: locals.config.KRATOS_PUBLIC_URL,
       // The app's shared SDK client: its keep-alive agents serve the tokenizer calls too.
       frontend: oryClients(locals.config).frontend,
-      timeoutMs: optional('BACKEND_TIMEOUT_MS'),
-      uploadTimeoutMs: optional('BACKEND_UPLOAD_TIMEOUT_MS'),
-      cacheSize: optional('BACKEND_TOKEN_CACHE_SIZE'),
+      timeoutMs: locals.config.BACKEND_TIMEOUT_MS,
+      uploadTimeoutMs: locals.config.BACKEND_UPLOAD_TIMEOUT_MS,
+      cacheSize: locals.config.BACKEND_TOKEN_CACHE_SIZE,
       logger: locals.logger,
     });
     clients.set(app, client);

@@ -65,6 +65,11 @@ export const envSchema = z.object({
   SHUTDOWN_DELAY_MS: milliseconds(0),
   SHUTDOWN_TIMEOUT_MS: milliseconds(10_000),
   ENABLE_TEST_ROUTES: flag(false),
+  BACKEND_TIMEOUT_MS: milliseconds(10_000),
+  BACKEND_UPLOAD_TIMEOUT_MS: milliseconds(60_000),
+  BACKEND_TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).default(10_000),
+  PRIVILEGED_SESSION_MAX_AGE_MS: milliseconds(60 * 60 * 1000),
+  ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(1).default(30),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -63,8 +63,6 @@ const AVATAR_PATH = `${PROFILE_PATH}/avatar`;
 const AVATAR_REMOVE_PATH = `${PROFILE_PATH}/avatar/remove`;
 const DELETE_PATH = `${PROFILE_PATH}/delete-account`;
 const DELETED_PATH = `${PROFILE_PATH}/account-deleted`;
-/** Kratos's default privileged_session_max_age: deleting the account asks for as recent a sign-in. */
-const DEFAULT_PRIVILEGED_MAX_AGE_MS = 60 * 60 * 1000;
 
 documentEndpoint({
   method: 'get',
@@ -411,8 +409,7 @@ async function removeAvatar(req: Request, res: Response): Promise<void> {
 // ---------------------------------------------------------------- deletion and reactivation
 
 function privilegedMaxAgeMs(req: Request): number {
-  const configured = Number((configOf(req) as unknown as Record<string, unknown>).PRIVILEGED_SESSION_MAX_AGE_MS);
-  return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_PRIVILEGED_MAX_AGE_MS;
+  return configOf(req).PRIVILEGED_SESSION_MAX_AGE_MS;
 }
 
 function backendFailure(req: Request, error: unknown): SpecError {

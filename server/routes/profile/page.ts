@@ -25,7 +25,6 @@ export const PROFILE_PATH = '/profile-settings';
 export const REACTIVATE_PATH = `${PROFILE_PATH}/reactivate`;
 /** Message Kratos puts on the settings flow it opens after account recovery. */
 export const RECOVERED_MESSAGE_ID = 1060001;
-const DEFAULT_GRACE_DAYS = 30;
 
 export function settingsAction(flowId: string): string {
   return `${PROFILE_PATH}?flow=${encodeURIComponent(flowId)}`;
@@ -33,8 +32,7 @@ export function settingsAction(flowId: string): string {
 
 /** Days a deleted account can still be restored (the backend's grace period); ACCOUNT_DELETION_GRACE_DAYS. */
 export function graceDays(req: Request): number {
-  const configured = Number((configOf(req) as unknown as Record<string, unknown>).ACCOUNT_DELETION_GRACE_DAYS);
-  return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_GRACE_DAYS;
+  return configOf(req).ACCOUNT_DELETION_GRACE_DAYS;
 }
 
 export function sessionOf(res: Response): KratosSession {

@@ -70,6 +70,7 @@ describe('delete account with an old sign-in', () => {
   test('sends the user through sign-in with refresh=true and back to the confirmation; nothing is deleted before', async () => {
     // PRIVILEGED_SESSION_MAX_AGE_MS (default: Kratos's one hour), shortened on the running app's config.
     const app = env.stack.server.listeners('request')[0] as unknown as { locals: { config: Record<string, unknown> } };
+    const configured = app.locals.config.PRIVILEGED_SESSION_MAX_AGE_MS;
     app.locals.config.PRIVILEGED_SESSION_MAX_AGE_MS = 500;
     try {
       const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'del-stale' });
@@ -87,7 +88,7 @@ describe('delete account with an old sign-in', () => {
       expect(env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length).toBe(deletions);
       expect((await u.browser.get(u.settingsAction)).status).toBe(200);
     } finally {
-      delete app.locals.config.PRIVILEGED_SESSION_MAX_AGE_MS;
+      app.locals.config.PRIVILEGED_SESSION_MAX_AGE_MS = configured;
     }
   });
 });

@@ -30,6 +30,7 @@ export function viewContext(req: Request, res: Response): ViewContext {
     url: req.originalUrl,
     csrfToken: res.locals.csrfToken as string | undefined,
     requestId: String(req.id ?? ''),
+    toasts: res.locals.toasts as ViewContext['toasts'],
   };
 }
 

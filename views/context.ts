@@ -1,3 +1,4 @@
+import type { ToastItem } from './components/Toasts.tsx';
 import { createContext, useContext } from 'react';
 
 /** What every view may need from the request: language, translations, CSP nonce, CSRF token. */
@@ -10,6 +11,8 @@ export type ViewContext = {
   url: string;
   csrfToken?: string;
   requestId?: string;
+  /** Toasts to show on this page (set by a route in `res.locals.toasts`); the shell renders them. */
+  toasts?: ToastItem[];
 };
 
 export const ViewContextReact = createContext<ViewContext | null>(null);

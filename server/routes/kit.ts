@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { createElement } from 'react';
-import { KitForm, KitPage, type KitFormState } from '../../views/pages/KitPage.tsx';
+import { KitForm, KitPage, kitToasts, type KitFormState } from '../../views/pages/KitPage.tsx';
 import { renderFragment, renderPage } from '../render.tsx';
 import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
 
@@ -20,6 +20,7 @@ export function kitRoutes(): Router {
 
   const page = (req: Request, res: Response, status = 200, form?: KitFormState) => {
     const saved = typeof req.query.saved === 'string' ? req.query.saved.slice(0, 32) : undefined;
+    res.locals.toasts = kitToasts((key, options) => String(req.t(key, options as never)), saved);
     renderPage(req, res, createElement(KitPage, { form, saved }), { title: title(req), status });
   };
   const goTo = (req: Request, res: Response, url: string) => {

@@ -159,7 +159,9 @@ for (const javaScriptEnabled of [true, false]) {
       expect(box!.x + box!.width).toBeGreaterThan(viewport.width - 40);
       expect(box!.y).toBeLessThan(40);
 
-      // While pointed at, toasts stay; once the pointer leaves, they go.
+      // While pointed at, toasts stay; once the pointer leaves, they go. Point only once the dismissed
+      // toasts have left the DOM: their removal moves the stack up, from under a pointer placed earlier.
+      await expect.poll(() => page.locator('.toast').count()).toBe(3);
       const last = page.locator('.toast', { hasText: 'four' });
       await last.hover();
       await page.waitForTimeout(5500);

@@ -67,7 +67,6 @@ function must(response: Response | null): Response {
 const h1 = async (page: Page) => (await page.locator('h1').innerText()).trim();
 const mainText = (page: Page) => page.locator('main').innerText();
 // The kit page also shows an embedded crash screen, with a heading of its own.
-const kitTitle = async (page: Page) => (await page.locator('h1').first().innerText()).trim();
 
 /**
  * A page of this app at `path`. The settings page opens its Kratos flow on arrival, so its address
@@ -311,36 +310,37 @@ for (const javaScriptEnabled of [true, false]) {
     describe('language switcher', () => {
       it('changes the language of the page, and the choice stays after a reload and on other pages', async () => {
         const page = await openPage(javaScriptEnabled);
-        // The switcher is mounted on the UI kit page (served by this stack with its test routes).
-        await page.goto(`${stack.appUrl}/__test/kit?tab=forms`);
+        // Every page ends with the switcher; here, the sign-in screen.
+        await page.goto(`${stack.appUrl}/sign-in`);
+        const signInUrl = page.url();
+        expect(new URL(signInUrl).searchParams.get('flow')).toBeTruthy();
         expect(await page.getAttribute('html', 'lang')).toBe('en');
-        const apply = page.locator('.lang-switcher__apply');
+        const apply = page.locator('.site-footer .lang-switcher__apply');
         expect(await apply.isVisible()).toBe(!javaScriptEnabled);
 
-        await page.selectOption('#language-switcher-select', 'fr');
+        await page.selectOption('#site-language-select', 'fr');
         if (!javaScriptEnabled) await apply.click();
-        await page.waitForURL(`${stack.appUrl}/__test/kit?tab=forms`);
+        // Back on the same flow, in French.
+        await page.waitForURL(signInUrl);
         await expect.poll(() => page.getAttribute('html', 'lang')).toBe('fr');
-        expect(await kitTitle(page)).toBe(catalogueText('fr', 'ui.kit.title'));
-        expect(await page.locator('label[for="language-switcher-select"]').innerText()).toBe(catalogueText('fr', 'ui.language.label'));
+        expect(await h1(page)).toBe(catalogueText('fr', 'authPage.signInTitle'));
+        expect(await page.locator('label[for="site-language-select"]').innerText()).toBe(catalogueText('fr', 'ui.language.label'));
         const cookie = (await current!.context.cookies()).find((entry) => entry.name === 'lng');
         expect(cookie?.value).toBe('fr');
         expect(cookie?.httpOnly).toBe(true);
 
         await page.reload();
         expect(await page.getAttribute('html', 'lang')).toBe('fr');
-        expect(await page.locator('#language-switcher-select').inputValue()).toBe('fr');
-        await page.goto(`${stack.appUrl}/sign-in`);
+        expect(await page.locator('#site-language-select').inputValue()).toBe('fr');
+        await page.goto(`${stack.appUrl}/forgot-password`);
         expect(await page.getAttribute('html', 'lang')).toBe('fr');
-        expect(await h1(page)).toBe(catalogueText('fr', 'authPage.signInTitle'));
 
         // And back to English from another language.
-        await page.goto(`${stack.appUrl}/__test/kit`);
-        await page.selectOption('#language-switcher-select', 'en');
-        if (!javaScriptEnabled) await page.locator('.lang-switcher__apply').click();
+        await page.selectOption('#site-language-select', 'en');
+        if (!javaScriptEnabled) await page.locator('.site-footer .lang-switcher__apply').click();
         await expect.poll(() => page.getAttribute('html', 'lang')).toBe('en');
-        await page.reload();
-        expect(await kitTitle(page)).toBe(catalogueText('en', 'ui.kit.title'));
+        await page.goto(`${stack.appUrl}/sign-in`);
+        expect(await h1(page)).toBe(catalogueText('en', 'authPage.signInTitle'));
       });
     });
 

@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { IslandChrome } from '../components/IslandChrome.tsx';
+import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { useView } from '../context.ts';
 
 export type DocumentAssets = { css: string; js: string };
@@ -10,7 +12,7 @@ const THEME_BOOTSTRAP =
 export const FAVICON_VERSION = 2;
 
 export function Document(props: { title: string; canonical: string; assets: DocumentAssets; children: ReactNode }) {
-  const { lang, nonce } = useView();
+  const { lang, nonce, toasts } = useView();
   const v = `?v=${FAVICON_VERSION}`;
   return (
     <html lang={lang} data-theme="light">
@@ -26,7 +28,13 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         {props.assets.css ? <link rel="stylesheet" href={props.assets.css} /> : null}
         {props.assets.js ? <script type="module" nonce={nonce} src={props.assets.js} /> : null}
       </head>
-      <body>{props.children}</body>
+      <body>
+        <IslandChrome toasts={toasts} />
+        {props.children}
+        <footer className="site-footer">
+          <LanguageSwitcher id="site-language" />
+        </footer>
+      </body>
     </html>
   );
 }

@@ -2,7 +2,6 @@ import { Alert } from '../components/Alert.tsx';
 import { Button } from '../components/Button.tsx';
 import { Checkbox } from '../components/Checkbox.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
-import { IslandChrome } from '../components/IslandChrome.tsx';
 import { PasswordInput } from '../components/PasswordInput.tsx';
 import { TextInput } from '../components/TextInput.tsx';
 import { useT, useView } from '../context.ts';
@@ -83,7 +82,6 @@ export function InvitationPage(props: { form?: InvitationFormProps; problem?: In
     const problem = props.problem ?? 'invalid';
     return (
       <>
-        <IslandChrome />
         <AuthCard page="invitation-invalid" title={t('invitation.invalidTitle')}>
           <Alert variant="error" data-error-code={problem}>
             <p>{t(`invitation.${problem}`)}</p>
@@ -102,7 +100,6 @@ export function InvitationPage(props: { form?: InvitationFormProps; problem?: In
   }
   return (
     <>
-      <IslandChrome />
       <AuthCard
         page="invitation"
         title={t('invitation.title')}

@@ -8,7 +8,6 @@ import { AVATAR_SIZES, BUTTON_SIZES, BUTTON_VARIANTS, DIALOG_ICONS, TOAST_VARIAN
 import { CrashScreen } from '../components/CrashScreen.tsx';
 import { Dialog } from '../components/Dialog.tsx';
 import { Icon } from '../components/Icon.tsx';
-import { IslandChrome } from '../components/IslandChrome.tsx';
 import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { LoadingOverlay } from '../components/LoadingOverlay.tsx';
 import { PasswordInput } from '../components/PasswordInput.tsx';
@@ -56,16 +55,18 @@ export function KitForm(props: KitFormState) {
 }
 
 /** Every UI kit component on one page, for people and for the kit's browser test (/__test/kit). */
-export function KitPage(props: { form?: KitFormState; saved?: string; toasts?: ToastItem[] }) {
-  const t = useT();
-  const toasts: ToastItem[] = [
+/** The toasts the kit page shows: a welcome, and the name just saved by the demo form. */
+export function kitToasts(t: (key: string, options?: Record<string, unknown>) => string, saved?: string): ToastItem[] {
+  return [
     { id: 'kit-welcome', message: t('ui.kit.toastMessage'), variant: 'success' },
-    ...(props.saved ? [{ id: 'kit-saved', message: t('ui.kit.saved', { name: props.saved }), variant: 'info' as const }] : []),
-    ...(props.toasts ?? []),
+    ...(saved ? [{ id: 'kit-saved', message: t('ui.kit.saved', { name: saved }), variant: 'info' as const }] : []),
   ];
+}
+
+export function KitPage(props: { form?: KitFormState; saved?: string }) {
+  const t = useT();
   return (
     <>
-      <IslandChrome toasts={toasts} />
       <main className="page page--wide" id="kit">
         <header className="row">
           <h1>{t('ui.kit.title')}</h1>

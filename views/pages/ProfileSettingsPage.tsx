@@ -1,8 +1,6 @@
 import type { UiContainer } from '../../server/flows/types.ts';
 import { useT } from '../context.ts';
 import { Alert } from '../components/Alert.tsx';
-import { IslandChrome } from '../components/IslandChrome.tsx';
-import type { ToastItem } from '../components/Toasts.tsx';
 import { AvatarSection } from '../components/profile/AvatarSection.tsx';
 import { DeleteAccountSection } from '../components/profile/DeleteAccountSection.tsx';
 import { LinkedLoginsSection } from '../components/profile/LinkedLoginsSection.tsx';
@@ -18,7 +16,6 @@ export type ProfileSettingsView = {
   /** The user service could not be reached: the avatar cannot change right now. */
   backendUnavailable?: boolean;
   avatarError?: string;
-  toasts: ToastItem[];
   /** Form-level notices above the sections (already translated). */
   notices?: { variant: 'info' | 'warning' | 'error' | 'success'; text: string }[];
   settings: {
@@ -70,7 +67,6 @@ export function ProfileSettingsPage(props: ProfileSettingsView) {
   const sections = props.recovered ? [password, avatar, name] : [avatar, name, password];
   return (
     <>
-      <IslandChrome toasts={props.toasts} />
       <main className="page page--profile" data-page="profile-settings">
         <ProfileHeader name={props.name} email={props.email} avatarUrl={props.avatarUrl} />
         <h1 className="profile-title">{t('profile.title')}</h1>
@@ -88,10 +84,9 @@ export function ProfileSettingsPage(props: ProfileSettingsView) {
 }
 
 /** The same screen while the account waits for deletion: only the offer to restore it. */
-export function ReactivateAccountPage(props: { email: string; name: string; avatarUrl: string | null; scheduledAt: string | null; error?: string; toasts?: ToastItem[] }) {
+export function ReactivateAccountPage(props: { email: string; name: string; avatarUrl: string | null; scheduledAt: string | null; error?: string }) {
   return (
     <>
-      <IslandChrome toasts={props.toasts} />
       <main className="page page--profile" data-page="reactivate-account">
         <ProfileHeader name={props.name} email={props.email} avatarUrl={props.avatarUrl} />
         <ReactivateAccount scheduledAt={props.scheduledAt} error={props.error} />

@@ -137,7 +137,6 @@ export async function renderProfile(req: Request, res: Response, options: Profil
     avatarUrl: user?.avatarUrl ?? null,
     backendUnavailable: loaded.unavailable,
     avatarError: options.avatarError,
-    toasts,
     notices,
     settings: { ui: flow.ui, flowId: flow.id, action, failedMethod: options.failedMethod, fieldErrors },
     passwordKind,
@@ -146,6 +145,7 @@ export async function renderProfile(req: Request, res: Response, options: Profil
     confirmDelete: req.query.confirm === 'delete-account',
     graceDays: graceDays(req),
   };
+  res.locals.toasts = toasts;
   const status = options.status ?? 200;
   respondForm(req, res, {
     status,

@@ -10,7 +10,8 @@ import { ProgressBar } from '../../../views/components/ProgressBar.tsx';
 import { ThemeSwitcher } from '../../../views/components/ThemeSwitcher.tsx';
 import { Toasts } from '../../../views/components/Toasts.tsx';
 import { Tooltip } from '../../../views/components/Tooltip.tsx';
-import { KitPage } from '../../../views/pages/KitPage.tsx';
+import { Document } from '../../../views/layout/Document.tsx';
+import { KitPage, kitToasts } from '../../../views/pages/KitPage.tsx';
 import { render, tagWith, translate } from './render.tsx';
 
 describe('Avatar', () => {
@@ -138,7 +139,14 @@ describe('ThemeSwitcher', () => {
 describe('the kit page and the stylesheet', () => {
   it('renders every component without a single style attribute (the CSP forbids them)', () => {
     for (const lng of ['en', 'vi', 'fr', 'pt', 'es']) {
-      const html = render(<KitPage saved="Ada" />, { lang: lng, url: '/__test/kit' });
+      // The whole page as served: the shell adds the toasts, the progress bar and the language switcher.
+      const t = (key: string, options?: Record<string, unknown>) => translate(key, lng, options);
+      const html = render(
+        <Document title="Kit" canonical="https://x.test/__test/kit" assets={{ css: '/assets/app.css', js: '/assets/main.js' }}>
+          <KitPage saved="Ada" />
+        </Document>,
+        { lang: lng, url: '/__test/kit', toasts: kitToasts(t, 'Ada') },
+      );
       expect(html).not.toMatch(/\sstyle="/);
       for (const marker of ['btn--GHOST', 'field__toggle', 'checkbox--indeterminate', 'avatar--XXL', 'kit-confirm', 'toast--success', 'role="tooltip"', 'popover', 'loading-overlay', 'crash__title', 'session-changed', 'lang-switcher', 'theme-switcher', 'alert--warning', 'nav-progress']) {
         expect(html).toContain(marker);

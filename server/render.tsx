@@ -19,6 +19,18 @@ export function translatorFor(req: Request): Translate {
   return (key, options) => String(fixed(key, options as never));
 }
 
+/**
+ * The address a link back to "this page" should use (language switcher, Retry). After a POST the flow
+ * in the address may have been replaced by a new one, so the address drops `flow`: the GET that follows
+ * starts a fresh flow (or is sent on to the current one) instead of landing on a stale id.
+ */
+function pageAddress(req: Request): string {
+  if (req.method === 'GET' || req.method === 'HEAD') return req.originalUrl;
+  const url = new URL(req.originalUrl, 'http://local.invalid');
+  url.searchParams.delete('flow');
+  return url.pathname + url.search;
+}
+
 /** Builds the per-request view context from what the middleware put on req/res. */
 export function viewContext(req: Request, res: Response): ViewContext {
   const locals = req.app.locals as AppLocals;
@@ -27,7 +39,7 @@ export function viewContext(req: Request, res: Response): ViewContext {
     languages: locals.config.LANGUAGES,
     t: translatorFor(req),
     nonce: String(res.locals.cspNonce ?? ''),
-    url: req.originalUrl,
+    url: pageAddress(req),
     csrfToken: res.locals.csrfToken as string | undefined,
     requestId: String(req.id ?? ''),
     toasts: res.locals.toasts as ViewContext['toasts'],

@@ -43,23 +43,61 @@ export async function createI18n(
   return instance;
 }
 
+/** A Map that forgets everything once it holds `limit` entries: enough for a bounded memo. */
+function boundedMemo<V>(limit: number) {
+  const entries = new Map<string, V>();
+  return {
+    get: (key: string) => entries.get(key),
+    set(key: string, value: V) {
+      if (entries.size >= limit) entries.clear();
+      entries.set(key, value);
+    },
+  };
+}
+
+/**
+ * A language's translator that remembers the plain lookups (a key without options), which are most
+ * of a page's texts: the catalogues never change after start-up, so the answer never changes either.
+ */
+function memoisedTranslator(fixed: TFunction): TFunction {
+  const plain = boundedMemo<string>(5_000);
+  const translate = (key: unknown, options?: unknown) => {
+    if (options !== undefined || typeof key !== 'string') return (fixed as (k: unknown, o?: unknown) => string)(key, options);
+    let text = plain.get(key);
+    if (text === undefined) {
+      text = String(fixed(key));
+      plain.set(key, text);
+    }
+    return text;
+  };
+  return translate as unknown as TFunction;
+}
+
 /**
  * Per-request language, detected by the library's detector (?lng → cookie → Accept-Language → default)
  * and served by a translator fixed per language and made once at start-up. i18next-http-middleware's
  * `handle` clones the whole i18next instance on every request, which cost a noticeable share of the
  * CPU of each page; nothing here needs a per-request instance because the language never changes
- * within a request.
+ * within a request. Detection depends only on the query's lng, the lng cookie and Accept-Language,
+ * which repeat across requests, so its result is remembered too.
  */
 export function i18nRequest(instance: I18n): RequestHandler {
   const detector = instance.services.languageDetector as { detect(req: unknown, res: unknown): string | string[] | undefined };
   const supported = new Set((instance.options.supportedLngs || []).filter((lng) => lng !== 'cimode'));
   const fallback = instance.languages?.[0] ?? String(instance.options.fallbackLng ?? 'en');
   const translators = new Map<string, TFunction>();
-  for (const lng of supported) translators.set(lng, instance.getFixedT(lng));
+  for (const lng of supported) translators.set(lng, memoisedTranslator(instance.getFixedT(lng)));
+  const detected = boundedMemo<string>(1_000);
   return (req, res, next) => {
-    const detected = detector.detect(req, res);
-    const candidate = Array.isArray(detected) ? detected[0] : detected;
-    const lng = candidate && supported.has(candidate) ? candidate : fallback;
+    const fromQuery = typeof req.query.lng === 'string' ? req.query.lng : '';
+    const key = `${fromQuery}\n${req.cookies?.[LANGUAGE_COOKIE] ?? ''}\n${req.headers['accept-language'] ?? ''}`;
+    let lng = detected.get(key);
+    if (lng === undefined) {
+      const found = detector.detect(req, res);
+      const candidate = Array.isArray(found) ? found[0] : found;
+      lng = candidate && supported.has(candidate) ? candidate : fallback;
+      detected.set(key, lng);
+    }
     req.language = lng;
     req.t = (translators.get(lng) ?? instance.getFixedT(lng)) as never;
     res.setHeader('Content-Language', lng);

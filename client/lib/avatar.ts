@@ -8,10 +8,5 @@ export function checkSelection(files: ArrayLike<{ size: number }>, maxBytes: num
   return files[0]!.size > maxBytes ? 'oversize' : null;
 }
 
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const JPEG = [0xff, 0xd8, 0xff];
-
-export function sniffImage(bytes: Uint8Array): 'png' | 'jpeg' | null {
-  const starts = (signature: number[]) => signature.every((byte, i) => bytes[i] === byte);
-  return starts(PNG) ? 'png' : starts(JPEG) ? 'jpeg' : null;
-}
+// The same dependency-free signature check the server relay uses.
+export { sniffImageType as sniffImage } from '../../server/routes/profile/avatar-rules.ts';

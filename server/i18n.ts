@@ -88,15 +88,24 @@ export function i18nRequest(instance: I18n): RequestHandler {
   const translators = new Map<string, TFunction>();
   for (const lng of supported) translators.set(lng, memoisedTranslator(instance.getFixedT(lng)));
   const detected = boundedMemo<string>(1_000);
+  const detect = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]) => {
+    const found = detector.detect(req, res);
+    const candidate = Array.isArray(found) ? found[0] : found;
+    return candidate && supported.has(candidate) ? candidate : fallback;
+  };
   return (req, res, next) => {
-    const fromQuery = typeof req.query.lng === 'string' ? req.query.lng : '';
-    const key = `${fromQuery}\n${req.cookies?.[LANGUAGE_COOKIE] ?? ''}\n${req.headers['accept-language'] ?? ''}`;
-    let lng = detected.get(key);
-    if (lng === undefined) {
-      const found = detector.detect(req, res);
-      const candidate = Array.isArray(found) ? found[0] : found;
-      lng = candidate && supported.has(candidate) ? candidate : fallback;
-      detected.set(key, lng);
+    const fromQuery = req.query.lng;
+    const cookie = req.cookies?.[LANGUAGE_COOKIE];
+    // Only the usual shapes are remembered: a repeated ?lng= (an array) or an odd cookie is detected afresh.
+    const memorable = (fromQuery === undefined || typeof fromQuery === 'string') && (cookie === undefined || typeof cookie === 'string');
+    let lng: string;
+    if (memorable) {
+      const key = `${fromQuery ?? ''}\n${cookie ?? ''}\n${req.headers['accept-language'] ?? ''}`;
+      const known = detected.get(key);
+      lng = known ?? detect(req, res);
+      if (known === undefined) detected.set(key, lng);
+    } else {
+      lng = detect(req, res);
     }
     req.language = lng;
     req.t = (translators.get(lng) ?? instance.getFixedT(lng)) as never;

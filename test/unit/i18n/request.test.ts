@@ -22,6 +22,8 @@ describe('i18nRequest', () => {
     expect(detect({ headers: { 'accept-language': 'fr-FR,fr;q=0.9' }, cookies: { lng: 'pt' } }).language).toBe('pt');
     expect(detect({ headers: { 'accept-language': 'fr-FR,fr;q=0.9' }, cookies: { lng: 'pt' }, query: { lng: 'es' } }).language).toBe('es');
     expect(detect({ headers: { 'accept-language': 'fr-FR,fr;q=0.9' } }).language).toBe('fr');
+    // A repeated ?lng= arrives as an array: still honoured, never confused with "no lng".
+    expect(detect({ headers: { 'accept-language': 'fr-FR,fr;q=0.9' }, query: { lng: ['es', 'es'] } }).language).toBe('es');
     const unsupported = detect({ headers: { 'accept-language': 'de-DE' }, query: { lng: 'xx' } });
     expect(unsupported.language).toBe('en');
     expect(unsupported.contentLanguage).toBe('en');

@@ -96,11 +96,12 @@ export function i18nRequest(instance: I18n): RequestHandler {
   return (req, res, next) => {
     const fromQuery = req.query.lng;
     const cookie = req.cookies?.[LANGUAGE_COOKIE];
-    // Only the usual shapes are remembered: a repeated ?lng= (an array) or an odd cookie is detected afresh.
-    const memorable = (fromQuery === undefined || typeof fromQuery === 'string') && (cookie === undefined || typeof cookie === 'string');
+    // Only the usual shapes are remembered: a repeated ?lng= (an array), an odd cookie or an outsized
+    // key (the memo must stay small whatever clients send) is detected afresh.
+    const simple = (fromQuery === undefined || typeof fromQuery === 'string') && (cookie === undefined || typeof cookie === 'string');
+    const key = simple ? `${fromQuery ?? ''}\n${cookie ?? ''}\n${req.headers['accept-language'] ?? ''}` : '';
     let lng: string;
-    if (memorable) {
-      const key = `${fromQuery ?? ''}\n${cookie ?? ''}\n${req.headers['accept-language'] ?? ''}`;
+    if (simple && key.length <= 256) {
       const known = detected.get(key);
       lng = known ?? detect(req, res);
       if (known === undefined) detected.set(key, lng);

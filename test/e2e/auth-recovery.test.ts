@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits } from '../../server/security/rate-limit.ts';
 import { launchBrowser, newContext } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
+import { latestCode } from '../support/courier.ts';
 
 let outdir = '';
 let stack: Stack;
@@ -46,18 +47,6 @@ async function createIdentity(email: string, password: string, verified = true):
   expect(res.status).toBe(201);
 }
 
-async function latestCode(email: string, kind: 'recovery' | 'verification' = 'recovery'): Promise<string> {
-  for (let attempt = 0; attempt < 20; attempt += 1) {
-    const res = await fetch(`${stack.identity.adminUrl}/admin/courier/messages?recipient=${encodeURIComponent(email)}`);
-    const messages = ((await res.json()) as { template_type: string; body: string; created_at: string }[])
-      .filter((message) => message.template_type.startsWith(`${kind}_code`))
-      .sort((a, b) => b.created_at.localeCompare(a.created_at));
-    const code = /\b(\d{6})\b/.exec(messages[0]?.body ?? '')?.[1];
-    if (code) return code;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no ${kind} code for ${email}`);
-}
 
 /** Clicks a submit button and waits until the browser has moved to a URL matching `to`. */
 async function submitAndWait(page: Page, button: string, to: RegExp): Promise<void> {
@@ -98,7 +87,7 @@ describe.each([
     await page.locator('#field-code').waitFor();
     expect((await page.locator('h1').innerText()).trim()).toBe('Check your email');
 
-    await page.locator('#field-code').fill(await latestCode(email));
+    await page.locator('#field-code').fill(await latestCode(stack.identity.adminUrl, email, 'recovery'));
     await submitAndWait(page, 'Continue', /\/forgot-password\/reset\?flow=/);
     expect((await page.locator('h1').innerText()).trim()).toBe('Set a new password');
     expect(await page.locator('input[name="traits.email"]').count()).toBe(0);
@@ -168,7 +157,7 @@ describe.each([
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await page.locator('[data-message-id="4070006"]').waitFor();
 
-    await page.locator('#field-code').fill(await latestCode(email, 'verification'));
+    await page.locator('#field-code').fill(await latestCode(stack.identity.adminUrl, email, 'verification'));
     await submitAndWait(page, 'Verify', /\/sign-up\/verification\?flow=/);
     await page.getByText('Your email address has been verified.').waitFor();
     await Promise.all([page.waitForURL(/\/sign-in\?flow=/), page.locator('a[data-link="continue"]').click()]);

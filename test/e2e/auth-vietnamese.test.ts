@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits } from '../../server/security/rate-limit.ts';
 import { launchBrowser, newContext } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
+import { latestCode } from '../support/courier.ts';
 
 type Catalogue = Record<string, unknown>;
 const load = (lng: string, ns: string) => JSON.parse(readFileSync(path.resolve('locales', lng, `${ns}.json`), 'utf8')) as Catalogue;
@@ -71,18 +72,6 @@ afterAll(async () => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-async function latestCode(email: string, kind: 'recovery' | 'verification'): Promise<string> {
-  for (let attempt = 0; attempt < 20; attempt += 1) {
-    const res = await fetch(`${stack.identity.adminUrl}/admin/courier/messages?recipient=${encodeURIComponent(email)}`);
-    const messages = ((await res.json()) as { template_type: string; body: string; created_at: string }[])
-      .filter((message) => message.template_type.startsWith(`${kind}_code`))
-      .sort((a, b) => b.created_at.localeCompare(a.created_at));
-    const code = /\b(\d{6})\b/.exec(messages[0]?.body ?? '')?.[1];
-    if (code) return code;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no ${kind} code for ${email}`);
-}
 
 const screens: string[] = [];
 
@@ -138,7 +127,7 @@ describe('the guest journey in Vietnamese', () => {
     // Verify with the emailed code.
     await page.locator('#field-code').waitFor();
     await assertVietnamese(page, 'verification, code');
-    await page.locator('#field-code').fill(await latestCode(email, 'verification'));
+    await page.locator('#field-code').fill(await latestCode(stack.identity.adminUrl, email, 'verification'));
     await click(page, t('verification.submitCode'));
     await page.getByText(t('verification.success')).waitFor();
     await assertVietnamese(page, 'verification, success');
@@ -163,7 +152,7 @@ describe('the guest journey in Vietnamese', () => {
     await click(page, t('recovery.sendCode'), /\/forgot-password\?flow=/);
     await page.locator('#field-code').waitFor();
     await assertVietnamese(page, 'forgot password, code');
-    await page.locator('#field-code').fill(await latestCode(email, 'recovery'));
+    await page.locator('#field-code').fill(await latestCode(stack.identity.adminUrl, email, 'recovery'));
     await click(page, t('recovery.submitCode'), /\/forgot-password\/reset\?flow=/);
     await page.locator('#field-password').waitFor();
     await assertVietnamese(page, 'reset password');

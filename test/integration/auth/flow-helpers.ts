@@ -2,6 +2,7 @@
  * Helpers for the integration tests of the verification, resend and recovery screens: identities made
  * through the identity service's admin API, codes read from its courier, and small HTML readers.
  */
+import { courierMessages as readCourier, latestCode as latestMailedCode } from '../../support/courier.ts';
 import type { Stack } from '../../support/stack.ts';
 
 export async function createIdentity(stack: Stack, email: string, password: string, options: { verified?: boolean; name?: string } = {}): Promise<string> {
@@ -19,22 +20,13 @@ export async function createIdentity(stack: Stack, email: string, password: stri
   return ((await response.json()) as { id: string }).id;
 }
 
-type CourierMessage = { recipient: string; body: string; template_type: string; created_at: string };
-
-export async function courierMessages(stack: Stack, email: string): Promise<CourierMessage[]> {
-  const response = await fetch(`${stack.identity.adminUrl}/admin/courier/messages?recipient=${encodeURIComponent(email)}`);
-  const list = (await response.json()) as CourierMessage[];
-  return list.filter((message) => message.recipient === email.toLowerCase());
+export function courierMessages(stack: Stack, email: string) {
+  return readCourier(stack.identity.adminUrl, email);
 }
 
-/** The newest six-digit code sent to `email` with a template of `kind` (recovery or verification). */
-export async function latestCode(stack: Stack, email: string, kind: 'recovery' | 'verification'): Promise<string> {
-  const messages = (await courierMessages(stack, email))
-    .filter((message) => message.template_type.startsWith(`${kind}_code`))
-    .sort((a, b) => b.created_at.localeCompare(a.created_at));
-  const code = /\b(\d{6})\b/.exec(messages[0]?.body ?? '')?.[1];
-  if (!code) throw new Error(`no ${kind} code for ${email}`);
-  return code;
+/** The newest six-digit code sent to `email` with a template of `kind` (recovery or verification), now. */
+export function latestCode(stack: Stack, email: string, kind: 'recovery' | 'verification'): Promise<string> {
+  return latestMailedCode(stack.identity.adminUrl, email, kind, 1);
 }
 
 export function csrfFrom(html: string): string {

@@ -92,7 +92,7 @@ function sendHtml(req: Request, res: Response, html: string): void {
   res.set('Cache-Control', 'no-store');
   res.type('html');
   res.vary('Accept-Encoding');
-  if (req.method === 'HEAD' || Buffer.byteLength(html) < COMPRESS_FROM_BYTES || req.acceptsEncodings('gzip') !== 'gzip') {
+  if (req.method === 'HEAD' || html.length < COMPRESS_FROM_BYTES || req.acceptsEncodings('gzip') !== 'gzip') {
     res.send(html);
     return;
   }

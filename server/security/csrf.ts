@@ -12,7 +12,6 @@
  *                       `{ code: 'csrf_invalid', message }` for `Accept: application/json`).
  * - `isCsrfTokenValid(req, token)`  the same check for handlers that parse their own body (multipart
  *                       uploads with busboy): read `_csrf` from the stream, then call this.
- * - `rotateCsrfToken(req)` a fresh token, e.g. after sign-in or sign-out.
  * - `CSRF_FIELD`, `CSRF_HEADER` the field and header names.
  *
  * Usage: `router.get('/profile-settings', provideCsrfToken, show)` and
@@ -38,10 +37,6 @@ function tokenFromRequest(req: Request): string | undefined {
 
 // 32 random bytes (64 hex characters) per session; csrf-sync generates and stores it.
 const csrf = csrfSync({ size: 32, getTokenFromRequest: tokenFromRequest });
-
-function assertSession(req: Request): void {
-  if (!req.session) throw new Error('No session: provideCsrfToken starts one before a token is made');
-}
 
 /** Compares in constant time, so the token cannot be guessed byte by byte from response timings. */
 export function isCsrfTokenValid(req: Request, token: unknown): boolean {
@@ -79,8 +74,3 @@ export const requireCsrf: RequestHandler = (req, _res, next) => {
   req.log?.warn({ method: req.method, path: req.path }, 'csrf token missing or invalid');
   next(httpError(403, 'csrf_invalid', 'httpError.csrfInvalid'));
 };
-
-export function rotateCsrfToken(req: Request): string {
-  assertSession(req);
-  return csrf.generateToken(req, true);
-}

@@ -10,9 +10,12 @@
 //      The app's rate limits (100 attempts per IP, 10 per e-mail) would otherwise answer 429 after a
 //      few requests, so every request comes from its own X-Forwarded-For address (trusted from
 //      loopback, TRUST_PROXY=loopback) and e-mail: the limiter still runs on every request.
-// Prints req/s, p50 and p99 for both, and the app's CPU time per request. Options: --duration=<s>
-// (default 10), --connections=<n> (10), --log=<level> (app LOG_LEVEL, default info), --only=get|post,
-// --profile=<dir> (CPU profile of the app), --app=<bundle> (default dist/server.js).
+// Each path is first warmed up (reported, not counted), then measured in several rounds; prints
+// req/s, p50 and p99 of each round, their median, and the app's CPU time per request.
+// Options: --warmup=<s> (default 10), --runs=<n> (3), --duration=<s> (10 per round),
+// --connections=<n> (10), --log=<level> (app LOG_LEVEL, default info), --only=get|post,
+// --profile=<dir> (CPU profile of the app), --app=<bundle> (default dist/server.js),
+// --node-flags="<flags>" (for the app only), --app-stdout=<file> (keep the app's output).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -21,9 +24,17 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')));
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [name, ...value] = arg.replace(/^--/, '').split('=');
+    return [name, value.join('=')];
+  }),
+);
 const DURATION = Number(args.duration ?? 10);
 const CONNECTIONS = Number(args.connections ?? 10);
+const WARMUP = Number(args.warmup ?? 10);
+const RUNS = Number(args.runs ?? 3);
+const LABEL_WIDTH = 42;
 const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
 
 // The app gets core 0 to itself: this process (autocannon) runs on core 1 with the identity service.
@@ -138,11 +149,20 @@ function report(name, result) {
     .map(([code, { count }]) => `${code}×${count}`)
     .join(' ');
   console.log(
-    `${name.padEnd(31)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   errors ${result.errors + result.timeouts}   statuses ${statuses}`,
+    `${name.padEnd(LABEL_WIDTH)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   errors ${result.errors + result.timeouts}   statuses ${statuses}`,
   );
   if (result.cpuPerRequestMs !== undefined) {
-    console.log(`${''.padEnd(31)} app CPU ${(result.cpuPerRequestMs * 1000).toFixed(0)} µs/request → ≈${(1000 / result.cpuPerRequestMs).toFixed(0)} req/s on one free core`);
+    console.log(`${''.padEnd(LABEL_WIDTH)} app CPU ${(result.cpuPerRequestMs * 1000).toFixed(0)} µs/request → ≈${(1000 / result.cpuPerRequestMs).toFixed(0)} req/s on one free core`);
   }
+}
+
+/** The median of each figure across the rounds. */
+function reportMedian(name, rounds) {
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const rps = median(rounds.map((r) => r.requests.average));
+  const p50 = median(rounds.map((r) => r.latency.p50));
+  const p99 = median(rounds.map((r) => r.latency.p99));
+  console.log(`${`${name}, median`.padEnd(LABEL_WIDTH)} ${rps.toFixed(0).padStart(6)} req/s   p50 ${String(p50).padStart(4)} ms   p99 ${String(p99).padStart(4)} ms   (of ${rounds.length} rounds)`);
 }
 
 async function main() {
@@ -155,7 +175,9 @@ async function main() {
   const identity = await startIdentity(appUrl);
   // --profile=<dir>: write the app's CPU profile there (open it in Chrome DevTools).
   const profile = args.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
-  const app = start(0, process.execPath, [...profile, args.app ?? 'dist/server.js'], {
+  // --node-flags="--a --b": extra V8/Node flags for the app only (to try GC or JIT settings).
+  const nodeFlags = args['node-flags'] ? args['node-flags'].split(' ').filter(Boolean) : [];
+  const app = start(0, process.execPath, [...profile, ...nodeFlags, args.app ?? 'dist/server.js'], {
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -166,7 +188,9 @@ async function main() {
     LOG_LEVEL: args.log ?? 'info',
     TRUST_PROXY: 'loopback',
   });
-  app.stdout.resume(); // logs are produced (as in production) and dropped
+  // Logs are produced (as in production) and dropped; --app-stdout=<file> keeps them (with --trace-gc, say).
+  if (args['app-stdout']) app.stdout.pipe((await import('node:fs')).createWriteStream(args['app-stdout']));
+  else app.stdout.resume();
   await waitFor(`${appUrl}/readyz`);
 
   // One browser: its CSRF cookie and one login flow.
@@ -181,14 +205,9 @@ async function main() {
   // part of the measured work.
   const browserHeaders = { cookie, accept: 'text/html,application/xhtml+xml', 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en-US,en;q=0.9' };
 
-  console.log(`app ${appUrl} (core 0${hasTaskset ? '' : ', taskset missing: not pinned'}), identity ${identity.publicUrl}, ${CONNECTIONS} connections, ${DURATION}s each`);
-  await run({ url: `${appUrl}${flowPath}`, headers: browserHeaders, duration: 2 }); // warm-up
-  console.log(`load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-  if (args.only !== 'post') report('GET  /sign-in?flow=<id>', await measure(app.pid, { url: `${appUrl}${flowPath}`, headers: browserHeaders }));
-  if (args.only === 'get') return;
-
+  const getOptions = { url: `${appUrl}${flowPath}`, headers: browserHeaders };
   let n = 0;
-  const post = await measure(app.pid, {
+  const postOptions = {
     url: `${appUrl}${flowPath}`,
     method: 'POST',
     headers: { ...browserHeaders, 'content-type': 'application/x-www-form-urlencoded' },
@@ -205,8 +224,30 @@ async function main() {
         },
       },
     ],
-  });
-  report('POST /sign-in (wrong password)', post);
+  };
+  const paths = [
+    ...(args.only === 'post' ? [] : [{ name: 'GET  /sign-in?flow=<id>', options: getOptions }]),
+    ...(args.only === 'get' ? [] : [{ name: 'POST /sign-in (wrong password)', options: postOptions }]),
+  ];
+
+  console.log(
+    `app ${appUrl} (core 0${hasTaskset ? '' : ', taskset missing: not pinned'}), identity ${identity.publicUrl}, ` +
+      `${CONNECTIONS} connections, warm-up ${WARMUP}s per path, then ${RUNS} × ${DURATION}s per path`,
+  );
+  // A fresh process spends its first seconds compiling hot functions (on the same core) and growing
+  // its heap: the figures of that phase say little about a server that runs for days, so each path
+  // is warmed up first. The warm-up is printed too, so the cold figures stay visible.
+  for (const { name, options } of paths) report(`${name} (warm-up)`, await measure(app.pid, { ...options, duration: WARMUP }));
+  console.log(`load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  for (const { name, options } of paths) {
+    const rounds = [];
+    for (let round = 0; round < RUNS; round += 1) {
+      const result = await measure(app.pid, options);
+      report(name, result);
+      rounds.push(result);
+    }
+    if (RUNS > 1) reportMedian(name, rounds);
+  }
 }
 
 main()

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger, REDACTED, redactDeep } from '../../../server/logger.ts';
+import { createLogger, REDACTED, redactDeep, redactLine } from '../../../server/logger.ts';
 
 function capture() {
   const lines: string[] = [];
@@ -114,5 +114,35 @@ describe('log redaction', () => {
     let deep: Record<string, unknown> = { password: 'bottom-secret' };
     for (let i = 0; i < 50; i += 1) deep = { next: deep };
     expect(JSON.stringify(redactDeep(deep))).not.toContain('bottom-secret');
+  });
+
+  describe('the quick pre-check on finished lines', () => {
+    // Spaces pino never writes: a line that went through parse + stringify comes back without them,
+    // so these tests tell the quick path (line unchanged) from the full one.
+    const spaced = (key: string, value: string) => `{"level" : 30, ${JSON.stringify(key)} : ${JSON.stringify(value)}}\n`;
+
+    it('writes a line with nothing secret-looking exactly as it came', () => {
+      const line = '{"level" : 30, "req" : {"id":"r1","method":"GET","path":"/sign-in"}, "res":{"statusCode":200}, "msg":"request completed"}\n';
+      expect(redactLine(line)).toBe(line);
+    });
+
+    it.each([
+      'cookie', 'Set-Cookie', 'authorization', 'Proxy-Authorization', 'X-CSRF-Token', 'x-session-token', '_csrf', 'csrf_token',
+      'PASSWORD', 'new_password', 'passwd', 'secret', 'client_secret', 'apiKey', 'KRATOS_ADMIN_API_KEY', 'token', 'logout_token',
+      'tokenized', 'recovery_link', 'credential', 'ory_kratos_session', 'sessionSecret',
+    ])('still redacts the key %s', (key) => {
+      expect(JSON.parse(redactLine(spaced(key, 'the-secret-value')))[key]).toBe(REDACTED);
+    });
+
+    it.each(['ory_kratos_session=abc', 'csrf_token_x1=abc', '__Host-accounts.sid=abc', 'accounts.sid=abc', 'bearer abc.def', ' Bearer\tabc'])(
+      'still redacts the value %j under a harmless key',
+      (value) => {
+        expect(JSON.parse(redactLine(spaced('note', value))).note).toBe(REDACTED);
+      },
+    );
+
+    it('still redacts a one-time code', () => {
+      expect(JSON.parse(redactLine(spaced('code', '492817'))).code).toBe(REDACTED);
+    });
   });
 });

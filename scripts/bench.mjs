@@ -17,7 +17,7 @@
 // --profile=<dir> (CPU profile of the app), --app=<bundle> (default dist/server.js),
 // --node-flags="<flags>" (for the app only), --app-stdout=<file> (keep the app's output).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -189,7 +189,7 @@ async function main() {
     TRUST_PROXY: 'loopback',
   });
   // Logs are produced (as in production) and dropped; --app-stdout=<file> keeps them (with --trace-gc, say).
-  if (args['app-stdout']) app.stdout.pipe((await import('node:fs')).createWriteStream(args['app-stdout']));
+  if (args['app-stdout']) app.stdout.pipe(createWriteStream(args['app-stdout']));
   else app.stdout.resume();
   await waitFor(`${appUrl}/readyz`);
 

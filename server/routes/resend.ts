@@ -19,7 +19,7 @@ import { flowHasErrors, mapIdentityProviderError } from '../flows/messages.ts';
 import { screenQuery, withParams, type ScreenQuery } from '../flows/query.ts';
 import { respondError, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
 import { flowState, prefillFlow, replacementFlow, restartNotice } from '../flows/restart.ts';
-import { formJson, translateFieldErrors } from '../flows/handlers.ts';
+import { formJson, splitFieldErrors, translateFieldErrors, visibleFieldNames } from '../flows/handlers.ts';
 import { echoedInput, flowQuery, parseBody, translateValidation } from '../flows/schemas.ts';
 import type { KratosFlow } from '../flows/types.ts';
 import { TOO_MANY_REQUESTS } from '../openapi/registry.ts';
@@ -138,10 +138,11 @@ async function submit(req: Request, res: Response): Promise<void> {
     const loaded = await freshFlow(req, res, query, flowId);
     if (!loaded.ok) return respondWithoutFlow(req, res, loaded, query.returnTo ?? '/');
     const notice = restartNotice(loaded.restarted);
+    const split = splitFieldErrors(parsed.ok ? {} : parsed.fieldErrors, visibleFieldNames(loaded.flow));
     return render(req, res, query, prefillFlow(loaded.flow, input), {
       status: 400,
-      fieldErrors: parsed.ok ? {} : parsed.fieldErrors,
-      formErrors: [...(notice ? [notice] : []), ...(parsed.ok ? [] : parsed.formErrors)],
+      fieldErrors: split.fields,
+      formErrors: [...(notice ? [notice] : []), ...(parsed.ok ? [] : parsed.formErrors), ...split.form],
     });
   }
   const outcome = await submitFlow(req, res, 'verification', flowId, { method: parsed.data.method, email: parsed.data.email?.trim(), csrf_token: parsed.data.csrf_token });

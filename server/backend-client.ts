@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
 import { decodeJwt } from 'jose';
 import type { Logger } from 'pino';
 import { cookieJar } from './flows/cookies.ts';
-import type { KratosSession } from './flows/types.ts';
+import type { KratosSession } from '../core/kratos/types.ts';
 import type { AppLocals } from './locals.ts';
 import { oryClients } from './ory.ts';
 

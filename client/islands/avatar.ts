@@ -1,7 +1,7 @@
 // Avatar upload island (profile settings): checks and previews the chosen picture, uploads it with
 // fetch (JSON answer) and updates every [data-user-avatar] on the page; removal is instant and rolls
 // back when the server refuses. Without JavaScript both forms are plain posts.
-import { avatarTone, initials } from '../../views/components/avatar-initials.ts';
+import { avatarTone, initials } from '../../core/avatar.ts';
 import { checkSelection, sniffImage, type AvatarProblem } from '../lib/avatar.ts';
 import { all, firstTime } from '../lib/dom.ts';
 import { toast } from './toasts.ts';

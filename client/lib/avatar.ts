@@ -9,4 +9,4 @@ export function checkSelection(files: ArrayLike<{ size: number }>, maxBytes: num
 }
 
 // The same dependency-free signature check the server relay uses.
-export { sniffImageType as sniffImage } from '../../server/routes/profile/avatar-rules.ts';
+export { sniffImageType as sniffImage } from '../../core/avatar.ts';

@@ -7,15 +7,11 @@
  *   accountHostRouting(config) → middleware (a no-op when ACCOUNT_HOST is empty or is PUBLIC_URL's host)
  */
 import type { RequestHandler } from 'express';
+import { ACCOUNT_HOST_PATHS } from '../../core/routes.ts';
 import type { Config } from '../config.ts';
 
-export const ACCOUNT_HOST_PATHS: readonly string[] = [
-  '/sign-in',
-  '/sign-in/forget-account',
-  '/sign-up',
-  '/sign-up/invitation',
-  '/sign-up/resend-verification-email',
-];
+export { ACCOUNT_HOST_PATHS };
+
 
 function normaliseHost(value: string): string {
   return value.trim().toLowerCase().replace(/\.$/, '');

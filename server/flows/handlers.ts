@@ -13,12 +13,12 @@
 import type { Request, Response } from 'express';
 import type { AppLocals } from '../locals.ts';
 import type { LoadedFlow } from './kratos.ts';
-import { mapIdentityProviderError, type Translate } from './messages.ts';
+import { mapIdentityProviderError, type Translate } from '../../core/kratos/messages.ts';
 import { errorBody, respondError, respondRedirect } from './respond.ts';
 import { flowState } from './restart.ts';
 import { translateValidation } from './schemas.ts';
-import { cachedTranslate } from './translate-cache.ts';
-import type { KratosFlow } from './types.ts';
+import { cachedTranslate } from '../../core/translate.ts';
+import type { KratosFlow } from '../../core/kratos/types.ts';
 
 export function translator(req: Request): Translate {
   return cachedTranslate(req.language ?? '', (key, params) => String(req.t(key, params as never)));

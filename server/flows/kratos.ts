@@ -33,7 +33,7 @@ import {
   type KratosErrorObject,
   type KratosFlow,
   type KratosSession,
-} from './types.ts';
+} from '../../core/kratos/types.ts';
 
 export type KratosAnswer<T> = { ok: true; status: number; data: T } | { ok: false; status: number; data: unknown };
 

@@ -19,7 +19,7 @@ import type { Request, Response } from 'express';
 import { createElement, type ReactElement } from 'react';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
 import { renderFragment, renderPage } from '../render.tsx';
-import type { SpecError } from './messages.ts';
+import type { SpecError } from '../../core/kratos/messages.ts';
 
 export type ResponseMode = 'json' | 'enhanced' | 'page';
 

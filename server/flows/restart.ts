@@ -12,7 +12,7 @@
  */
 import type { Request, Response } from 'express';
 import { getFlow, loadFlow, type CreateFlowParams, type LoadedFlow, type RestartReason, type SubmitOutcome } from './kratos.ts';
-import type { FlowKind, KratosFlow, UiNode } from './types.ts';
+import type { FlowKind, KratosFlow, UiNode } from '../../core/kratos/types.ts';
 
 const SECRET_FIELDS = new Set(['password', 'csrf_token', 'code', 'totp_code', 'lookup_secret']);
 

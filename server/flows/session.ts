@@ -13,9 +13,9 @@ import type { RequestHandler } from 'express';
 import type { AppLocals } from '../locals.ts';
 import { safeReturnTo } from '../security/return-to.ts';
 import { whoami } from './kratos.ts';
-import { mapIdentityProviderError } from './messages.ts';
+import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import { errorBody, respondRedirect, wantsJson } from './respond.ts';
-import type { KratosSession } from './types.ts';
+import type { KratosSession } from '../../core/kratos/types.ts';
 
 export { whoami };
 

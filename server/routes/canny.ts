@@ -13,7 +13,7 @@ import { BackendError, backendClientFor, callerOf, isSignedOut } from '../backen
 import { translator } from '../flows/handlers.ts';
 import { respondError, respondRedirect } from '../flows/respond.ts';
 import { requireLogin } from '../flows/session.ts';
-import type { SpecError } from '../flows/messages.ts';
+import type { SpecError } from '../../core/kratos/messages.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { signInAgain } from './profile/page.ts';
 

@@ -6,7 +6,7 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { translator } from '../flows/handlers.ts';
 import { getFlowError } from '../flows/kratos.ts';
-import { mapIdentityProviderError, translateErrorId } from '../flows/messages.ts';
+import { mapIdentityProviderError, translateErrorId } from '../../core/kratos/messages.ts';
 import { respondError } from '../flows/respond.ts';
 import { createElement } from 'react';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';

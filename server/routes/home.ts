@@ -9,7 +9,7 @@ import { HomePage } from '../../views/pages/HomePage.tsx';
 import { configOf } from '../flows/handlers.ts';
 import { respondRedirect, responseMode } from '../flows/respond.ts';
 import { requireLogin, sessionEmail } from '../flows/session.ts';
-import type { KratosSession } from '../flows/types.ts';
+import type { KratosSession } from '../../core/kratos/types.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { renderPage } from '../render.tsx';
 

@@ -9,10 +9,11 @@
  *
  * The e-mail is never read from the request: the backend takes it from the invitation.
  */
+import { ROUTES } from '../../core/routes.ts';
 import { Router, type Request, type Response } from 'express';
 import { createElement } from 'react';
 import { z } from 'zod';
-import { InvitationForm, InvitationPage, INVITATION_PATH, type InvitationFormProps, type InvitationProblem } from '../../views/pages/InvitationPage.tsx';
+import { InvitationForm, InvitationPage, type InvitationFormProps, type InvitationProblem } from '../../views/pages/InvitationPage.tsx';
 import { BackendError, backendClientFor, type Invitation } from '../backend-client.ts';
 import { translator } from '../flows/handlers.ts';
 import { createFlow, flowCsrfToken, submitFlow } from '../flows/kratos.ts';
@@ -39,7 +40,7 @@ const invitationBody = z.object({
 
 documentEndpoint({
   method: 'get',
-  path: INVITATION_PATH,
+  path: ROUTES.invitation,
   summary: 'The invitation sign-up form (the invited e-mail is locked)',
   tags: ['sign-up'],
   query: invitationQuery,
@@ -54,7 +55,7 @@ documentEndpoint({
 
 documentEndpoint({
   method: 'post',
-  path: INVITATION_PATH,
+  path: ROUTES.invitation,
   summary: 'Create the account of an invitation and sign in',
   description: 'The e-mail comes from the invitation, never from the request. On success the new user is signed in (session cookie set).',
   tags: ['sign-up'],
@@ -201,7 +202,7 @@ async function submit(req: Request, res: Response): Promise<void> {
 
 export function invitationRoutes(): Router {
   const router = Router();
-  router.get(INVITATION_PATH, provideCsrfToken, show);
-  router.post(INVITATION_PATH, ...authRateLimit('sign-up'), requireCsrf, provideCsrfToken, submit);
+  router.get(ROUTES.invitation, provideCsrfToken, show);
+  router.post(ROUTES.invitation, ...authRateLimit('sign-up'), requireCsrf, provideCsrfToken, submit);
   return router;
 }

@@ -21,7 +21,7 @@ import { AccountDeletedNotice } from '../../views/components/profile/AccountDele
 import { BackendError, backendClientFor, callerOf, isSignedOut } from '../backend-client.ts';
 import { configOf, translator } from '../flows/handlers.ts';
 import { errorId, getFlow, isFlowId, submitFlow, type SubmitOutcome } from '../flows/kratos.ts';
-import { mapIdentityProviderError, type SpecError } from '../flows/messages.ts';
+import { mapIdentityProviderError, type SpecError } from '../../core/kratos/messages.ts';
 import { errorBody, respondError, respondRedirect, responseMode } from '../flows/respond.ts';
 import { replacementFlow } from '../flows/restart.ts';
 import { translateValidation } from '../flows/schemas.ts';
@@ -29,7 +29,7 @@ import { requireLogin, SIGN_IN_PATH } from '../flows/session.ts';
 import { renderPage } from '../render.tsx';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { CSRF_FIELD, CSRF_HEADER, isCsrfTokenValid, provideCsrfToken, requireCsrf } from '../security/csrf.ts';
-import { AVATAR_ERROR_KEYS, AVATAR_MAX_MEGABYTES } from './profile/avatar-rules.ts';
+import { AVATAR_ERROR_KEYS, AVATAR_MAX_MEGABYTES } from '../../core/avatar.ts';
 import { AvatarUploadError, relayAvatarUpload } from './profile/avatar-upload.ts';
 import { addFlash, takeFlash } from './profile/flash.ts';
 import {

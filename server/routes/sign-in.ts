@@ -25,7 +25,7 @@ import {
   translator,
   visibleFieldNames,
 } from '../flows/handlers.ts';
-import { mapIdentityProviderError } from '../flows/messages.ts';
+import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import { errorBody, respondError, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
 import { prefillFlow, replacementFlow, restartNotice } from '../flows/restart.ts';
 import { echoedInput, translateValidation, flowQuery, flowStateResultSchema, forgetAccountBody, parseBody, redirectResultSchema, signInBody } from '../flows/schemas.ts';
@@ -35,7 +35,7 @@ import { socialRedirect } from '../flows/social.ts';
 import { documentEndpoint, errorResponse, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
 import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
-import type { KratosFlow } from '../flows/types.ts';
+import type { KratosFlow } from '../../core/kratos/types.ts';
 
 export const SIGN_IN_PATH = '/sign-in';
 const FORGET_ACCOUNT_PATH = '/sign-in/forget-account';

@@ -23,7 +23,7 @@ import {
   visibleFieldNames,
 } from '../flows/handlers.ts';
 import { isFlowId, loadFlow, submitFlow } from '../flows/kratos.ts';
-import { flowHasErrors, mapIdentityProviderError, type Translate } from '../flows/messages.ts';
+import { flowHasErrors, mapIdentityProviderError, type Translate } from '../../core/kratos/messages.ts';
 import { screenQuery, withParams, type ScreenQuery } from '../flows/query.ts';
 import { errorBody, respondError, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
 import { prefillFlow, replacementFlow, restartNotice } from '../flows/restart.ts';
@@ -39,7 +39,7 @@ import {
 } from '../flows/schemas.ts';
 import { guestOnly } from '../flows/session.ts';
 import { socialRedirect } from '../flows/social.ts';
-import type { KratosFlow } from '../flows/types.ts';
+import type { KratosFlow } from '../../core/kratos/types.ts';
 import { documentEndpoint, errorResponse, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
 

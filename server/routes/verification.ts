@@ -20,7 +20,7 @@ import { createElement } from 'react';
 import { z } from 'zod';
 import { VerificationForm, VerificationPage, type VerificationFormProps } from '../../views/pages/VerificationPage.tsx';
 import { isFlowId, loadFlow, submitFlow, whoami, type LoadedFlow, type SubmitOutcome } from '../flows/kratos.ts';
-import { flowHasErrors, mapIdentityProviderError } from '../flows/messages.ts';
+import { flowHasErrors, mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import { screenQuery, withParams, type ScreenQuery } from '../flows/query.ts';
 import { errorBody, respondError, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
 
@@ -28,7 +28,7 @@ export { configOf, respondWithoutFlow, translator };
 import { flowState, prefillFlow, replacementFlow, restartNotice } from '../flows/restart.ts';
 import { configOf, formJson, respondWithoutFlow, splitFieldErrors, translateFieldErrors, translator, visibleFieldNames } from '../flows/handlers.ts';
 import { echoedInput, emailField, flowQuery, flowStateSchema, parseBody, translateValidation } from '../flows/schemas.ts';
-import type { FlowKind, KratosFlow, UiNode } from '../flows/types.ts';
+import type { FlowKind, KratosFlow, UiNode } from '../../core/kratos/types.ts';
 import { TOO_MANY_REQUESTS, documentEndpoint, errorResponseSchema, type EndpointDoc } from '../openapi/registry.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
 import { safeReturnTo } from '../security/return-to.ts';

@@ -32,13 +32,9 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { createElement } from 'react';
-import { FORGOT_PASSWORD_FORM_ID } from '../../views/pages/ForgotPasswordPage.tsx';
 import { RateLimitedForm, RateLimitedPage } from '../../views/pages/RateLimitedPage.tsx';
-import { RESEND_FORM_ID } from '../../views/pages/ResendVerificationPage.tsx';
-import { RESET_PASSWORD_FORM_ID } from '../../views/pages/ResetPasswordPage.tsx';
-import { SIGN_IN_FORM_ID } from '../../views/pages/SignInPage.tsx';
-import { SIGN_UP_FORM_ID } from '../../views/pages/SignUpPage.tsx';
-import { VERIFICATION_FORM_ID } from '../../views/pages/VerificationPage.tsx';
+import { FORM_IDS } from '../../core/form-ids.ts';
+import { ROUTES } from '../../core/routes.ts';
 import { responseMode } from '../flows/respond.ts';
 import { renderFragment, renderPage } from '../render.tsx';
 
@@ -157,13 +153,13 @@ function retryAfterSeconds(req: Request, res: Response): number {
  * island answers with its generic error toast.
  */
 const FORM_ID_BY_PATH: Readonly<Record<string, string>> = {
-  '/sign-in': SIGN_IN_FORM_ID,
-  '/sign-up': SIGN_UP_FORM_ID,
-  '/forgot-password': FORGOT_PASSWORD_FORM_ID,
-  '/forgot-password/reset': RESET_PASSWORD_FORM_ID,
-  '/sign-up/verification': VERIFICATION_FORM_ID,
-  '/verify-account': VERIFICATION_FORM_ID,
-  '/sign-up/resend-verification-email': RESEND_FORM_ID,
+  [ROUTES.signIn]: FORM_IDS.signIn,
+  [ROUTES.signUp]: FORM_IDS.signUp,
+  [ROUTES.forgotPassword]: FORM_IDS.forgotPassword,
+  [ROUTES.resetPassword]: FORM_IDS.resetPassword,
+  [ROUTES.verification]: FORM_IDS.verification,
+  [ROUTES.verifyAccount]: FORM_IDS.verification,
+  [ROUTES.resendVerification]: FORM_IDS.resendVerification,
 };
 
 /** The 429 answer, in the form the caller asked for. */

@@ -1,5 +1,5 @@
 import { AVATAR_SIZES, type AvatarSize } from './constants.ts';
-import { avatarTone, initials } from './avatar-initials.ts';
+import { avatarTone, initials } from '../../core/avatar.ts';
 import { cx } from './cx.ts';
 
 export { avatarTone, initials };

@@ -1,14 +1,14 @@
+import { FORM_IDS } from '../../core/form-ids.ts';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { useT } from '../context.ts';
 
-export const FORGOT_PASSWORD_FORM_ID = 'forgot-password-form';
 
 export type ForgotPasswordFormProps = Omit<FlowFormProps, 'id'>;
 
 /** The fragment the form island swaps: the form only. */
 export function ForgotPasswordForm(props: ForgotPasswordFormProps) {
-  return <FlowForm {...props} id={FORGOT_PASSWORD_FORM_ID} />;
+  return <FlowForm {...props} id={FORM_IDS.forgotPassword} />;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { FORM_IDS } from '../../core/form-ids.ts';
+import { ROUTES } from '../../core/routes.ts';
 import { Alert } from '../components/Alert.tsx';
 import { Button } from '../components/Button.tsx';
 import { Checkbox } from '../components/Checkbox.tsx';
@@ -6,8 +8,6 @@ import { PasswordInput } from '../components/PasswordInput.tsx';
 import { TextInput } from '../components/TextInput.tsx';
 import { useT, useView } from '../context.ts';
 
-export const INVITATION_PATH = '/sign-up/invitation';
-export const INVITATION_FORM_ID = 'invitation-form';
 
 export type InvitationFormProps = {
   token: string;
@@ -28,7 +28,7 @@ export function InvitationForm(props: InvitationFormProps) {
   const t = useT();
   const { csrfToken } = useView();
   return (
-    <form id={INVITATION_FORM_ID} className="flow-form" method="post" action={INVITATION_PATH} data-enhance="" noValidate>
+    <form id={FORM_IDS.invitation} className="flow-form" method="post" action={ROUTES.invitation} data-enhance="" noValidate>
       {csrfToken ? <input type="hidden" name="_csrf" value={csrfToken} /> : null}
       <input type="hidden" name="token" value={props.token} />
       {props.formError ? (

@@ -1,9 +1,9 @@
+import { FORM_IDS } from '../../core/form-ids.ts';
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { useView } from '../context.ts';
 import { useCachedT } from '../components/flow/labels.ts';
 
-export const LOGOUT_FORM_ID = 'logout-form';
 
 /**
  * GET /logout: signing out changes state, so it only happens on a POST carrying our CSRF token (a link
@@ -15,7 +15,7 @@ export function LogoutPage(props: { action: string }) {
   const { csrfToken } = useView();
   return (
     <AuthCard page="logout" title={t('logout.title')} subtitle={t('logout.text')}>
-      <form id={LOGOUT_FORM_ID} method="post" action={props.action} data-island="form" data-auto-submit="">
+      <form id={FORM_IDS.logout} method="post" action={props.action} data-island="form" data-auto-submit="">
         <input type="hidden" name="_csrf" value={csrfToken ?? ''} />
         <Button type="submit" variant="PRIMARY" fullWidth>
           {t('authPage.signOut')}

@@ -1,4 +1,4 @@
-import type { UiContainer } from '../../server/flows/types.ts';
+import type { UiContainer } from '../../core/kratos/types.ts';
 import { useT } from '../context.ts';
 import { Alert } from '../components/Alert.tsx';
 import { AvatarSection } from '../components/profile/AvatarSection.tsx';

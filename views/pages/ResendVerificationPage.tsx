@@ -1,14 +1,14 @@
+import { FORM_IDS } from '../../core/form-ids.ts';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { useT } from '../context.ts';
 
-export const RESEND_FORM_ID = 'resend-verification-form';
 
 export type ResendFormProps = Omit<FlowFormProps, 'id'>;
 
 /** The fragment the form island swaps: the form only. */
 export function ResendVerificationForm(props: ResendFormProps) {
-  return <FlowForm {...props} id={RESEND_FORM_ID} />;
+  return <FlowForm {...props} id={FORM_IDS.resendVerification} />;
 }
 
 /**

@@ -1,16 +1,16 @@
+import { FORM_IDS } from '../../core/form-ids.ts';
 import { Alert } from '../components/Alert.tsx';
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { useT } from '../context.ts';
 
-export const RESET_PASSWORD_FORM_ID = 'reset-password-form';
 
 export type ResetPasswordFormProps = Omit<FlowFormProps, 'id'>;
 
 /** The fragment the form island swaps: the form only. */
 export function ResetPasswordForm(props: ResetPasswordFormProps) {
-  return <FlowForm {...props} id={RESET_PASSWORD_FORM_ID} />;
+  return <FlowForm {...props} id={FORM_IDS.resetPassword} />;
 }
 
 /**

@@ -1,12 +1,13 @@
-import { RESEND_VERIFICATION_PATH, type Translate } from '../../server/flows/messages.ts';
-import type { UiText } from '../../server/flows/types.ts';
+import { FORM_IDS } from '../../core/form-ids.ts';
+import type { Translate } from '../../core/kratos/messages.ts';
+import { pathWithQuery, ROUTES } from '../../core/routes.ts';
+import type { UiText } from '../../core/kratos/types.ts';
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { useView } from '../context.ts';
 import { useCachedT } from '../components/flow/labels.ts';
 
-export const SIGN_IN_FORM_ID = 'sign-in-form';
 
 export type LastAccount = { email: string; name?: string };
 
@@ -29,7 +30,7 @@ export type SignInPageProps = {
 function resendLink(t: Translate, email?: string) {
   return (message: UiText) =>
     message.id === 4000010 ? (
-      <a className="alert__link" href={email ? `${RESEND_VERIFICATION_PATH}?email=${encodeURIComponent(email)}` : RESEND_VERIFICATION_PATH}>
+      <a className="alert__link" href={pathWithQuery(ROUTES.resendVerification, { email })}>
         {t('authPage.resendVerificationEmail')}
       </a>
     ) : null;
@@ -41,7 +42,7 @@ export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPassword
   return (
     <FlowForm
       {...props.form}
-      id={SIGN_IN_FORM_ID}
+      id={FORM_IDS.signIn}
       socialDivider={t('authPage.or')}
       submitLabels={{ 'method:password': t('authPage.signIn') }}
       messageAction={resendLink(t, props.email)}

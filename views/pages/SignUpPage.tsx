@@ -1,9 +1,9 @@
+import { FORM_IDS } from '../../core/form-ids.ts';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { Checkbox } from '../components/Checkbox.tsx';
 import { useCachedT } from '../components/flow/labels.ts';
 
-export const SIGN_UP_FORM_ID = 'sign-up-form';
 
 /** The terms summary from the `terms` namespace, already translated by the route. */
 export type TermsSummary = {
@@ -67,7 +67,7 @@ export function SignUpForm(props: SignUpFormProps) {
   return (
     <FlowForm
       {...props.form}
-      id={SIGN_UP_FORM_ID}
+      id={FORM_IDS.signUp}
       socialDivider={t('authPage.or')}
       submitLabels={{
         'method:profile': t('authPage.continue'),

@@ -1,11 +1,11 @@
-import type { UiText } from '../../server/flows/types.ts';
+import { FORM_IDS } from '../../core/form-ids.ts';
+import type { UiText } from '../../core/kratos/types.ts';
 import { Alert } from '../components/Alert.tsx';
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { useT } from '../context.ts';
 
-export const VERIFICATION_FORM_ID = 'verification-form';
 
 /** Kratos 4070001: the link or code was used already — for our users, "already verified" (spec §8). */
 const ALREADY_VERIFIED = 4070001;
@@ -19,7 +19,7 @@ export function VerificationForm(props: VerificationFormProps) {
   return (
     <FlowForm
       {...form}
-      id={VERIFICATION_FORM_ID}
+      id={FORM_IDS.verification}
       messageAction={(message: UiText) =>
         message.id === ALREADY_VERIFIED ? (
           <a className="alert__link" href={signInHref} data-link="sign-in">

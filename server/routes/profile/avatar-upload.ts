@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import busboy from 'busboy';
-import { AVATAR_MAX_BYTES, AVATAR_MAX_MEGABYTES, SIGNATURE_BYTES, sniffImageType } from './avatar-rules.ts';
+import { AVATAR_MAX_BYTES, AVATAR_MAX_MEGABYTES, SIGNATURE_BYTES, sniffImageType } from '../../../core/avatar.ts';
 
 export { AVATAR_MAX_BYTES, sniffImageType };
 

@@ -12,11 +12,11 @@ import { ProfileSettingsPage, ReactivateAccountPage, type ProfileSettingsView } 
 import { BackendError, backendClientFor, callerOf, isSignedOut, type CurrentUser } from '../../backend-client.ts';
 import { configOf, translator } from '../../flows/handlers.ts';
 import { loadFlow } from '../../flows/kratos.ts';
-import { mapIdentityProviderError, translateMessage, type SpecError } from '../../flows/messages.ts';
+import { mapIdentityProviderError, translateMessage, type SpecError } from '../../../core/kratos/messages.ts';
 import { errorBody, respondError, respondForm, responseMode } from '../../flows/respond.ts';
 import { flowState } from '../../flows/restart.ts';
 import { translateValidation } from '../../flows/schemas.ts';
-import type { KratosFlow, KratosSession } from '../../flows/types.ts';
+import type { KratosFlow, KratosSession } from '../../../core/kratos/types.ts';
 import { SIGN_IN_PATH } from '../../flows/session.ts';
 import { takeFlash, type ProfileFlash } from './flash.ts';
 import type { SettingsMethod } from './settings-body.ts';

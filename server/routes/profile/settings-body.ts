@@ -1,7 +1,7 @@
 // What a /profile-settings post may change, built from an allow-list: the settings flow submit is
 // assembled here from the few fields the forms offer, and nothing else a request carries (verified,
 // state, metadata_admin, another identity's id, an e-mail…) ever reaches Kratos.
-import type { KratosFlow } from '../../flows/types.ts';
+import type { KratosFlow } from '../../../core/kratos/types.ts';
 
 export const SETTINGS_METHODS = ['profile', 'password', 'oidc'] as const;
 export type SettingsMethod = (typeof SETTINGS_METHODS)[number];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSelection, sniffImage } from '../../../client/lib/avatar.ts';
-import { avatarTone, initials } from '../../../views/components/avatar-initials.ts';
+import { avatarTone, initials } from '../../../core/avatar.ts';
 
 const MB = 1024 * 1024;
 

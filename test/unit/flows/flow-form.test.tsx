@@ -3,7 +3,7 @@ import type { i18n as I18n } from 'i18next';
 import { renderToString } from 'react-dom/server';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createI18n } from '../../../server/i18n.ts';
-import type { KratosFlow } from '../../../server/flows/types.ts';
+import type { KratosFlow } from '../../../core/kratos/types.ts';
 import { FlowForm, type FlowFormProps } from '../../../views/components/flow/FlowForm.tsx';
 import { ViewContextReact, type ViewContext } from '../../../views/context.ts';
 

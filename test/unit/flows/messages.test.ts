@@ -10,8 +10,8 @@ import {
   specCodeOf,
   translateMessage,
   type Translate,
-} from '../../../server/flows/messages.ts';
-import type { KratosFlow } from '../../../server/flows/types.ts';
+} from '../../../core/kratos/messages.ts';
+import type { KratosFlow } from '../../../core/kratos/types.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../fixtures/flows/${name}.json`, import.meta.url), 'utf8')) as KratosFlow;
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { cachedTranslate } from '../../../server/flows/translate-cache.ts';
+import { cachedTranslate } from '../../../core/translate.ts';
 
 test('param-less keys are looked up once per language; calls with params always go through', () => {
   const calls: string[] = [];

@@ -23,7 +23,7 @@ import {
   usedKeys,
   type Leaves,
 } from './catalogue.ts';
-import { KRATOS_DATA_ONLY_IDS, KRATOS_DERIVED_PARAMS, KRATOS_MESSAGES } from './kratos-catalogue.ts';
+import { KRATOS_DATA_ONLY_IDS, KRATOS_DERIVED_PARAMS, KRATOS_MESSAGES } from '../../../core/kratos/catalogue.ts';
 
 /**
  * Values allowed to read the same as in English: brand names and OK, plus each language's own name in

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KratosFlow, UiNode } from '../../../server/flows/types.ts';
+import type { KratosFlow, UiNode } from '../../../core/kratos/types.ts';
 import { settingsSubmitFrom } from '../../../server/routes/profile/settings-body.ts';
 
 const node = (group: string, name: string, value?: string): UiNode => ({

@@ -14,8 +14,8 @@
  * enhance it (X-Enhance: 1, swap this element by id); without JavaScript it is a plain form post.
  */
 import type { ReactNode } from 'react';
-import { placeMessages, type Translate } from '../../../server/flows/messages.ts';
-import type { UiContainer, UiNode, UiText } from '../../../server/flows/types.ts';
+import { placeMessages, type Translate } from '../../../core/kratos/messages.ts';
+import type { UiContainer, UiNode, UiText } from '../../../core/kratos/types.ts';
 import { Alert } from '../Alert.tsx';
 import { FlowNode, isSubmitNode, nodeKey } from './FlowNode.tsx';
 import { translateText, useCachedT } from './labels.ts';

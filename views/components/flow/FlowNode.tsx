@@ -8,8 +8,8 @@
  *   a                       → link button; text → paragraph; img → image
  *   script, div, unknown    → nothing (WebAuthn scripts would need their own island and CSP review)
  */
-import type { Translate } from '../../../server/flows/messages.ts';
-import type { UiNode } from '../../../server/flows/types.ts';
+import type { Translate } from '../../../core/kratos/messages.ts';
+import type { UiNode } from '../../../core/kratos/types.ts';
 import { Button } from '../Button.tsx';
 import { Checkbox } from '../Checkbox.tsx';
 import { PasswordInput } from '../PasswordInput.tsx';

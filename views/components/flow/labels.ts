@@ -3,9 +3,9 @@
  * `title`), so known fields get our own `authPage.*` labels first; any other node falls back to
  * `kratos.<label id>` with its context, then to Kratos's text (an unknown webhook id still reads).
  */
-import { translateMessage, type Translate } from '../../../server/flows/messages.ts';
-import { cachedTranslate } from '../../../server/flows/translate-cache.ts';
-import type { UiNode, UiText } from '../../../server/flows/types.ts';
+import { translateMessage, type Translate } from '../../../core/kratos/messages.ts';
+import { cachedTranslate } from '../../../core/translate.ts';
+import type { UiNode, UiText } from '../../../core/kratos/types.ts';
 import { useView } from '../../context.ts';
 
 /** The view's translator with param-less keys served from the start-up-stable cache. */

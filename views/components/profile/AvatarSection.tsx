@@ -1,12 +1,11 @@
-import { AVATAR_ACCEPT, AVATAR_MAX_BYTES, AVATAR_MAX_MEGABYTES } from '../../../server/routes/profile/avatar-rules.ts';
+import { ROUTES } from '../../../core/routes.ts';
+import { AVATAR_ACCEPT, AVATAR_MAX_BYTES, AVATAR_MAX_MEGABYTES } from '../../../core/avatar.ts';
 import { useT, useView } from '../../context.ts';
 import { Alert } from '../Alert.tsx';
 import { Avatar } from '../Avatar.tsx';
 import { Button } from '../Button.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 
-export const AVATAR_UPLOAD_PATH = '/profile-settings/avatar';
-export const AVATAR_REMOVE_PATH = '/profile-settings/avatar/remove';
 
 /**
  * Picture upload and removal. Without JavaScript: a multipart form and a remove form, both plain posts.
@@ -46,7 +45,7 @@ export function AvatarSection(props: { name: string; avatarUrl?: string | null; 
             id="avatar-upload-form"
             className="profile-avatar__upload"
             method="post"
-            action={AVATAR_UPLOAD_PATH + back}
+            action={ROUTES.avatarUpload + back}
             encType="multipart/form-data"
           >
             {/* First in the body: the server checks it before it reads the file. */}
@@ -74,7 +73,7 @@ export function AvatarSection(props: { name: string; avatarUrl?: string | null; 
             id="avatar-remove-form"
             className="profile-avatar__remove"
             method="post"
-            action={AVATAR_REMOVE_PATH + back}
+            action={ROUTES.avatarRemove + back}
             hidden={!props.avatarUrl}
           >
             {csrfToken ? <input type="hidden" name="_csrf" value={csrfToken} /> : null}

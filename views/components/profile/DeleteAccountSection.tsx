@@ -1,9 +1,9 @@
+import { ROUTES } from '../../../core/routes.ts';
 import { useT } from '../../context.ts';
 import { Button } from '../Button.tsx';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 
-export const DELETE_ACCOUNT_PATH = '/profile-settings/delete-account';
 export const DELETE_DIALOG_ID = 'delete-account-dialog';
 
 /**
@@ -23,7 +23,7 @@ export function DeleteAccountSection(props: { confirmOpen: boolean; graceDays: n
         title={t('profile.delete.confirmTitle')}
         icon="warn"
         open={props.confirmOpen}
-        formAction={DELETE_ACCOUNT_PATH}
+        formAction={ROUTES.deleteAccount}
         cancelHref={props.cancelHref}
         confirmText={t('profile.delete.confirm')}
         cancelText={t('profile.delete.cancel')}

@@ -1,10 +1,10 @@
-import type { UiContainer } from '../../../server/flows/types.ts';
+import { FORM_IDS } from '../../../core/form-ids.ts';
+import type { UiContainer } from '../../../core/kratos/types.ts';
 import { useT } from '../../context.ts';
 import { FlowForm } from '../flow/FlowForm.tsx';
 import { hasGroup, loginProviders, sectionUi } from './flow-sections.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
-export const LINKED_LOGINS_FORM_ID = 'profile-logins-form';
 
 const PROVIDER_NAMES: Record<string, string> = { google: 'Google', microsoft: 'Microsoft', dropbox: 'Dropbox', apple: 'Apple' };
 
@@ -34,7 +34,7 @@ export function LinkedLoginsSection(props: { ui: UiContainer; action: string; wi
         </ul>
       ) : null}
       {hasGroup(props.ui, 'oidc') ? (
-        <FlowForm id={LINKED_LOGINS_FORM_ID} action={props.action} ui={sectionUi(props.ui, 'oidc', { withErrors: props.withErrors })} />
+        <FlowForm id={FORM_IDS.profileLogins} action={props.action} ui={sectionUi(props.ui, 'oidc', { withErrors: props.withErrors })} />
       ) : (
         <p className="profile-logins__none">{t('profile.logins.none')}</p>
       )}

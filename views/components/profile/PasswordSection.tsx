@@ -1,11 +1,11 @@
-import type { UiContainer } from '../../../server/flows/types.ts';
+import { FORM_IDS } from '../../../core/form-ids.ts';
+import type { UiContainer } from '../../../core/kratos/types.ts';
 import { useT } from '../../context.ts';
 import { Alert } from '../Alert.tsx';
 import { FlowForm } from '../flow/FlowForm.tsx';
 import { sectionUi } from './flow-sections.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
-export const PASSWORD_FORM_ID = 'profile-password-form';
 
 /**
  * Spec §3 password change kinds:
@@ -42,7 +42,7 @@ export function PasswordSection(props: {
         </Alert>
       ) : null}
       <FlowForm
-        id={PASSWORD_FORM_ID}
+        id={FORM_IDS.profilePassword}
         action={props.action}
         ui={sectionUi(props.ui, 'password', { withErrors: props.withErrors })}
         fieldErrors={props.fieldErrors}

@@ -1,8 +1,8 @@
+import { ROUTES } from '../../../core/routes.ts';
 import { useT, useView } from '../../context.ts';
 import { Alert } from '../Alert.tsx';
 import { Button } from '../Button.tsx';
 
-export const REACTIVATE_PATH = '/profile-settings/reactivate';
 
 /**
  * Shown instead of the settings when a signed-in account is waiting for deletion (its grace period
@@ -19,7 +19,7 @@ export function ReactivateAccount(props: { scheduledAt: string | null; error?: s
       </h1>
       <p>{date ? t('profile.reactivate.text', { date }) : t('profile.reactivate.textNoDate')}</p>
       {props.error ? <Alert variant="error">{props.error}</Alert> : null}
-      <form id="reactivate-form" method="post" action={REACTIVATE_PATH} data-enhance="">
+      <form id="reactivate-form" method="post" action={ROUTES.reactivate} data-enhance="">
         {csrfToken ? <input type="hidden" name="_csrf" value={csrfToken} /> : null}
         <Button type="submit" variant="PRIMARY" size="LG">
           {t('profile.reactivate.button')}

@@ -1,7 +1,7 @@
 // Splits one Kratos settings flow into the page's separate forms (name, password, linked logins).
 // Each form keeps the flow's CSRF node (group `default`) and its own group's nodes; flow-level error
 // messages go only to the form that was just submitted, so one failure is not shown three times.
-import type { UiContainer, UiNode } from '../../../server/flows/types.ts';
+import type { UiContainer, UiNode } from '../../../core/kratos/types.ts';
 
 /** Traits the app maintains itself: never rendered as fields. */
 export const INTERNAL_TRAITS = ['traits.avatarRemoteId', 'traits.loginService'] as const;

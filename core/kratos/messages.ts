@@ -17,9 +17,12 @@
  *
  * `t` is any `(key, params) => string` that returns the key itself when missing (i18next's behaviour).
  */
+import { AppError } from '../errors.ts';
+import { pathWithQuery, ROUTES } from '../routes.ts';
+import type { Translate } from '../translate.ts';
 import type { KratosErrorBody, KratosFlow, UiNode, UiText } from './types.ts';
 
-export type Translate = (key: string, params?: Record<string, unknown>) => string;
+export type { Translate };
 
 export const SPEC_CODE_BY_MESSAGE_ID: Readonly<Record<number, string>> = {
   4000006: 'incorrect_email_password',
@@ -51,8 +54,6 @@ export const EMAIL_EXISTS_IDS: ReadonlySet<number> = new Set([4000007, 4000027, 
 
 /** Where the e-mail lives in each flow's nodes, first match wins. */
 const EMAIL_FIELDS = ['traits.email', 'identifier', 'email'];
-
-export const RESEND_VERIFICATION_PATH = '/sign-up/resend-verification-email';
 
 export function specCodeOf(id: number): string | undefined {
   return SPEC_CODE_BY_MESSAGE_ID[id];
@@ -95,7 +96,7 @@ export type MessageAction = { href: string; labelKey: string };
 
 export function messageAction(text: Pick<UiText, 'id'>, email?: string): MessageAction | undefined {
   if (text.id === 4000010) {
-    const href = email ? `${RESEND_VERIFICATION_PATH}?email=${encodeURIComponent(email)}` : RESEND_VERIFICATION_PATH;
+    const href = pathWithQuery(ROUTES.resendVerification, { email });
     return { href, labelKey: 'authPage.resendVerificationEmail' };
   }
   return undefined;

@@ -1,5 +1,5 @@
 // Spec §5 avatar rules in one dependency-free module: the server relay, the page and the browser
-// island all read them from here.
+// island all read them from here, with the initials drawn when there is no picture.
 
 export const AVATAR_MAX_BYTES = 5_242_880;
 export const AVATAR_MAX_MEGABYTES = AVATAR_MAX_BYTES / 1024 / 1024;
@@ -26,4 +26,22 @@ export function sniffImageType(head: Uint8Array): ImageType | null {
   if (head.length >= 8 && png.every((byte, i) => head[i] === byte)) return 'png';
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
   return null;
+}
+
+// Initials avatars: the page and the avatar island draw the same letters and tone.
+
+/** Up to two letters: first letters of the first and last words, or the first letter of an email. */
+export function initials(name: string): string {
+  const words = name.trim().split(/[\s@._-]+/).filter(Boolean);
+  if (words.length === 0) return '?';
+  const first = Array.from(words[0]!)[0] ?? '';
+  const last = words.length > 1 && !name.includes('@') ? (Array.from(words[words.length - 1]!)[0] ?? '') : '';
+  return (first + last).toLocaleUpperCase();
+}
+
+/** One of six background tones, stable for a name, so initials avatars are told apart. */
+export function avatarTone(name: string): number {
+  let hash = 0;
+  for (const char of name) hash = (hash * 31 + char.codePointAt(0)!) >>> 0;
+  return hash % 6;
 }

@@ -9,7 +9,8 @@
  * The cache is bounded (keys come from our code and from Kratos message ids, a finite set; the bound
  * only guards against surprises).
  */
-import type { Translate } from './messages.ts';
+/** Any `(key, params) => text` that answers the key itself when it has no text (i18next's behaviour). */
+export type Translate = (key: string, params?: Record<string, unknown>) => string;
 
 const MAX_ENTRIES = 20_000;
 const cache = new Map<string, string>();

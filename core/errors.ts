@@ -1,0 +1,69 @@
+/**
+ * The one error vocabulary. Every 4xx/5xx the app answers, from whichever source (Kratos, the user
+ * backend, our own checks), is an `AppError` and goes out as the same JSON body `{ code, message, meta }`
+ * (spec §3). `code` is always a string.
+ *
+ *   new AppError(status, code, message, meta?)  a failure with the text the user reads
+ *   appError(status, code, messageKey)          a failure whose text is looked up in the catalogue when
+ *                                               answered (`messageKey` names a locale section)
+ *   errorBody(error)                            the JSON body of any error-shaped value
+ *   ERROR_CODES                                 the codes the app itself decides (not relayed ones)
+ */
+
+export type ErrorMeta = Record<string, unknown>;
+
+/** The JSON body of every error answer. */
+export type ErrorBody = { code: string; message: string; meta: ErrorMeta };
+
+/** Codes the app decides itself. Relayed codes (Kratos error ids, spec §8 codes, backend codes) pass through. */
+export const ERROR_CODES = {
+  badRequest: 'bad_request',
+  validation: 'validation_error',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  csrfInvalid: 'csrf_invalid',
+  notFound: 'not_found',
+  methodNotAllowed: 'method_not_allowed',
+  payloadTooLarge: 'payload_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  tooManyRequests: 'too_many_requests',
+  internal: 'internal_error',
+  sessionAlreadyAvailable: 'session_already_available',
+  browserLocationChangeRequired: 'browser_location_change_required',
+  /** A call made without a usable Kratos session: the user must sign in again. */
+  signedOut: 'session_inactive',
+} as const;
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly meta: ErrorMeta;
+  /** Set when the text is to be translated at answer time: the locale section with `title` and `text`. */
+  readonly messageKey: string | undefined;
+
+  constructor(status: number, code: string, message: string, meta: ErrorMeta = {}, messageKey?: string) {
+    super(message);
+    this.name = 'AppError';
+    this.status = status;
+    this.code = code;
+    this.meta = meta;
+    this.messageKey = messageKey;
+  }
+
+  toJSON(): ErrorBody {
+    return errorBody(this);
+  }
+}
+
+/** An error whose message is a catalogue section (`<key>.title`, `<key>.text`), translated when answered. */
+export function appError(status: number, code: string, messageKey: string): AppError {
+  return new AppError(status, code, code, {}, messageKey);
+}
+
+export function errorBody(error: { code: string; message: string; meta?: ErrorMeta }): ErrorBody {
+  return { code: error.code, message: error.message, meta: error.meta ?? {} };
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

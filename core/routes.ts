@@ -1,0 +1,59 @@
+/**
+ * Every path the app serves or links to, defined once. Routers mount these, views link to them, the
+ * rate limiter and the account-host rule look them up: a path changes here or nowhere.
+ *
+ * The core layer imports nothing of ours (docs/architecture.md "Layers"), so this file stays plain data.
+ */
+
+export const ROUTES = {
+  home: '/',
+  signIn: '/sign-in',
+  forgetAccount: '/sign-in/forget-account',
+  signUp: '/sign-up',
+  invitation: '/sign-up/invitation',
+  verification: '/sign-up/verification',
+  /** Where the links in verification e-mails land; the same screen as `verification`. */
+  verifyAccount: '/verify-account',
+  resendVerification: '/sign-up/resend-verification-email',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/forgot-password/reset',
+  profile: '/profile-settings',
+  avatarUpload: '/profile-settings/avatar',
+  avatarRemove: '/profile-settings/avatar/remove',
+  deleteAccount: '/profile-settings/delete-account',
+  accountDeleted: '/profile-settings/account-deleted',
+  reactivate: '/profile-settings/reactivate',
+  logout: '/logout',
+  flowError: '/error',
+  language: '/language',
+  canny: '/authentication/canny',
+  health: '/healthz',
+  ready: '/readyz',
+  swaggerUi: '/swagger/ui',
+  swaggerDocument: '/swagger/openapi.json',
+} as const;
+
+export type RoutePath = (typeof ROUTES)[keyof typeof ROUTES];
+
+/** Both addresses of the verification screen (spec §2). */
+export const VERIFICATION_PATHS = [ROUTES.verification, ROUTES.verifyAccount] as const;
+
+/** Where the browser lands after signing out: the sign-in page, told to drop what the islands stored. */
+export const AFTER_LOGOUT_PATH = `${ROUTES.signIn}?logged_out=1`;
+
+/** Pages that also answer on ACCOUNT_HOST (spec §2); any other path there goes to PUBLIC_URL. */
+export const ACCOUNT_HOST_PATHS: readonly string[] = [
+  ROUTES.signIn,
+  ROUTES.forgetAccount,
+  ROUTES.signUp,
+  ROUTES.invitation,
+  ROUTES.resendVerification,
+];
+
+/** A same-origin path with a query built from `params` (undefined values left out). */
+export function pathWithQuery(path: string, params: Readonly<Record<string, string | undefined>>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, value);
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}

@@ -50,7 +50,7 @@ async function applyBody(svc: Service, i: StoredIdentity, body: Record<string, u
     throw errors.badRequest('The identity state must be "active" or "inactive".');
   }
   const newState = (body.state as 'active' | 'inactive' | undefined) ?? 'active';
-  if (newState !== i.state) i.state_changed_at = nowIso();
+  if (newState !== i.state) i.state_changed_at = nowIso(svc);
   i.state = newState;
   if (typeof body.traits !== 'object' || body.traits === null || Array.isArray(body.traits)) throw errors.badRequest('The identity traits must be a JSON object.');
   const traits = coerceTraits(svc.schema, body.traits);
@@ -69,7 +69,7 @@ async function applyBody(svc: Service, i: StoredIdentity, body: Record<string, u
     const ps = (creds.oidc.config.providers as { provider?: unknown; subject?: unknown }[])
       .filter((p) => typeof p.provider === 'string' && typeof p.subject === 'string')
       .map((p) => ({ subject: p.subject as string, provider: p.provider as string, initial_id_token: '', initial_access_token: '', initial_refresh_token: '' }));
-    const now = nowIso();
+    const now = nowIso(svc);
     i.credentials.oidc = { type: 'oidc', identifiers: ps.map((p) => `${p.provider}:${p.subject}`), config: { providers: ps }, version: 0, created_at: i.credentials.oidc?.created_at ?? now, updated_at: now };
   }
   syncAddresses(svc, i);
@@ -81,7 +81,7 @@ async function applyBody(svc: Service, i: StoredIdentity, body: Record<string, u
       if (va.verified === true) {
         a.verified = true;
         a.status = 'completed';
-        a.verified_at ??= nowIso();
+        a.verified_at ??= nowIso(svc);
       } else if (typeof va.status === 'string' && ['pending', 'sent', 'completed'].includes(va.status)) {
         a.status = va.status as 'pending';
       }
@@ -159,7 +159,7 @@ export async function updateIdentity(svc: Service, ctx: Ctx): Promise<Reply> {
   await applyBody(svc, i, body, false);
   if (!('metadata_public' in body)) i.metadata_public = null;
   if (!('metadata_admin' in body)) i.metadata_admin = null;
-  i.updated_at = nowIso();
+  i.updated_at = nowIso(svc);
   if (!svc.store.saveIdentity(i)) throw errors.conflict('This identity conflicts with another identity that already exists.');
   return json(200, adminIdentity(svc, i));
 }
@@ -246,7 +246,7 @@ export async function patchIdentity(svc: Service, ctx: Ctx): Promise<Reply> {
   const body: Record<string, unknown> = { ...doc };
   if (body.external_id === undefined) delete body.external_id;
   await applyBody(svc, i, body, false);
-  i.updated_at = nowIso();
+  i.updated_at = nowIso(svc);
   if (!svc.store.saveIdentity(i)) throw errors.conflict('This identity conflicts with another identity that already exists.');
   return json(200, adminIdentity(svc, i));
 }
@@ -280,7 +280,7 @@ export async function deleteCredentials(svc: Service, ctx: Ctx): Promise<Reply> 
     if (type === 'password' && firstFactors === 1) throw errors.badRequest('You cannot remove the last first factor credential.');
     delete i.credentials[type];
   }
-  i.updated_at = nowIso();
+  i.updated_at = nowIso(svc);
   svc.store.saveIdentity(i);
   return { status: 204 };
 }
@@ -326,7 +326,7 @@ export async function disableSession(svc: Service, ctx: Ctx): Promise<Reply> {
 
 export async function extendSession(svc: Service, ctx: Ctx): Promise<Reply> {
   const s = loadSession(svc, ctx.params.id);
-  s.expires_at = new Date(Date.now() + durationMs(svc.config.session.lifespan, 24 * 3600_000)).toISOString();
+  s.expires_at = new Date(svc.clock.now() + durationMs(svc.config.session.lifespan, 24 * 3600_000)).toISOString();
   svc.store.saveSession(s);
   return json(200, serializeSession(svc, s, svc.store.getIdentity(s.identity_id)));
 }

@@ -2,6 +2,7 @@
 // configured, also sent through nodemailer.
 import { randomUUID } from 'node:crypto';
 import { createTransport, type Transporter } from 'nodemailer';
+import type { Clock } from '../clock.ts';
 import type { IdentityConfig } from './config.ts';
 import type { CourierMessage, Store } from './store.ts';
 
@@ -41,16 +42,18 @@ export class Courier {
   transport?: Transporter;
   from: string;
   pending = new Set<Promise<unknown>>();
+  private clock: Clock;
 
-  constructor(store: Store, config: IdentityConfig) {
+  constructor(store: Store, config: IdentityConfig, clock: Clock) {
     this.store = store;
+    this.clock = clock;
     const smtp = config.courier.smtp;
     this.from = smtp.from_name ? `"${smtp.from_name}" <${smtp.from_address}>` : smtp.from_address;
     if (smtp.connection_uri) this.transport = createTransport(smtp.connection_uri);
   }
 
   send(mail: Email): CourierMessage {
-    const now = new Date().toISOString();
+    const now = this.isoNow();
     const m: CourierMessage = {
       id: randomUUID(),
       status: this.transport ? 'queued' : 'sent',
@@ -74,7 +77,7 @@ export class Courier {
   }
 
   private async deliver(m: CourierMessage): Promise<void> {
-    const now = () => new Date().toISOString();
+    const now = () => this.isoNow();
     try {
       await this.transport!.sendMail({ from: this.from, to: m.recipient, subject: m.subject, text: m.body });
       m.status = 'sent';
@@ -90,6 +93,10 @@ export class Courier {
     } catch {
       // store closed during shutdown
     }
+  }
+
+  private isoNow(): string {
+    return new Date(this.clock.now()).toISOString();
   }
 
   async close(): Promise<void> {

@@ -104,7 +104,7 @@ export function returnUrl(svc: Service, flow: { request_url: string } | undefine
 }
 
 export function newFlow(svc: Service, ctx: Ctx, kind: FlowKind, nodes: UiNode[], extra: Partial<Flow> = {}): Flow {
-  const now = new Date();
+  const now = new Date(svc.clock.now());
   const id = randomUUID();
   const token = svc.csrf.ensure(ctx);
   return {
@@ -125,7 +125,7 @@ export function newFlow(svc: Service, ctx: Ctx, kind: FlowKind, nodes: UiNode[],
 }
 
 export function saveFlow(svc: Service, flow: Flow): void {
-  flow.updated_at = nowIso();
+  flow.updated_at = nowIso(svc);
   // transient_payload is echoed in the answer of the request that carried it, never persisted.
   const { transient_payload: _echoOnly, ...stored } = flow;
   svc.store.saveFlow(flow.kind, stored);
@@ -135,7 +135,7 @@ export function loadFlow(svc: Service, kind: FlowKind, id: string): Flow | undef
   return svc.store.getFlow<Flow>(kind, id);
 }
 
-export const isExpired = (f: Flow): boolean => new Date(f.expires_at).getTime() < Date.now();
+export const isExpired = (svc: Service, f: Flow): boolean => new Date(f.expires_at).getTime() < svc.clock.now();
 
 export function setUiMessages(flow: Flow, messages: UiText[]): void {
   if (messages.length) flow.ui.messages = messages;
@@ -219,9 +219,9 @@ export function expiredOnGet(svc: Service, f: Flow): KratosError {
 }
 
 /** Expired submit for login/registration/settings: 410 with use_flow_id (§6.4). */
-export function expiredOnSubmit(f: Flow, newId: string): KratosError {
+export function expiredOnSubmit(svc: Service, f: Flow, newId: string): KratosError {
   const expiredAt = new Date(f.expires_at);
-  const sinceMs = Date.now() - expiredAt.getTime();
+  const sinceMs = svc.clock.now() - expiredAt.getTime();
   return new KratosError(410, {
     id: 'self_service_flow_expired',
     reason: `The self-service flow expired ${(sinceMs / 60000).toFixed(2)} minutes ago, initialize a new one.`,
@@ -248,7 +248,7 @@ export function getFlowHandler(kind: FlowKind, serialize: FlowSerializer) {
     } else if (f.type === 'browser' && !f.skip_csrf) {
       svc.csrf.verifyFlowToken(ctx, f.csrf_token);
     }
-    if (isExpired(f)) throw expiredOnGet(svc, f);
+    if (isExpired(svc, f)) throw expiredOnGet(svc, f);
     return json(200, serialize(svc, ctx, f));
   };
 }

@@ -5,7 +5,7 @@ import type { Credential, StoredIdentity } from './store.ts';
 import { normalizeEmail, passwordIdentifierTraits, recoveryTraits, verificationTraits } from './schema.ts';
 
 export function newIdentity(svc: Service, traits: Record<string, unknown>): StoredIdentity {
-  const now = nowIso();
+  const now = nowIso(svc);
   const i: StoredIdentity = {
     id: randomUUID(),
     schema_id: svc.schema.id,
@@ -26,7 +26,7 @@ export function newIdentity(svc: Service, traits: Record<string, unknown>): Stor
 
 /** Recomputes verifiable/recovery addresses and password identifiers from the traits. */
 export function syncAddresses(svc: Service, i: StoredIdentity): void {
-  const now = nowIso();
+  const now = nowIso(svc);
   const values = (names: string[]) => [...new Set(names.map((n) => i.traits[n]).filter((v): v is string => typeof v === 'string' && v !== '').map(normalizeEmail))];
   const ver = values(verificationTraits(svc.schema));
   i.verifiable_addresses = ver.map((value) => i.verifiable_addresses.find((a) => a.value === value) ?? {
@@ -43,7 +43,7 @@ export function syncAddresses(svc: Service, i: StoredIdentity): void {
 }
 
 export function setPasswordCredential(svc: Service, i: StoredIdentity, hashed: string): void {
-  const now = nowIso();
+  const now = nowIso(svc);
   const existing = i.credentials.password;
   const cred: Credential = {
     type: 'password',

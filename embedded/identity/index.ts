@@ -11,6 +11,7 @@ import { isJSONRequest, makeBodyReader, parseCookies, redirect, writeReply, type
 import { adminRoutes, mailboxRoute, match, publicRoutes, storeBrowserError, type Route } from './routes.ts';
 import { loadSchema } from './schema.ts';
 import type { Service } from './service.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { Store } from './store.ts';
 import { Tokenizer } from './tokenizer.ts';
 
@@ -35,6 +36,8 @@ export interface StartIdentityOptions {
   configFile?: string;
   /** Config overrides (Kratos keys), merged last. */
   config?: DeepPartial<IdentityConfig>;
+  /** Time source for every expiry and timestamp (default: real time). Tests pass createTestClock() from embedded/clock.ts. */
+  clock?: Clock;
 }
 
 export interface IdentityService {
@@ -187,6 +190,7 @@ function isAuthorized(req: IncomingMessage, key: string): boolean {
 export async function startIdentity(options: StartIdentityOptions = {}): Promise<IdentityService> {
   const config = buildConfig(options);
   const store = new Store(options.database ?? ':memory:');
+  const clock = options.clock ?? systemClock;
   let svc: Service | undefined;
   const handler = (listener: 'public' | 'admin') => (req: IncomingMessage, res: ServerResponse) => {
     if (!svc) {
@@ -214,7 +218,7 @@ export async function startIdentity(options: StartIdentityOptions = {}): Promise
       secret = randomBytes(32).toString('base64');
       store.setKv('cookie_secret', secret);
     }
-    const tokenizer = new Tokenizer(config.session.whoami.tokenizer.templates, publicUrl);
+    const tokenizer = new Tokenizer(config.session.whoami.tokenizer.templates, publicUrl, clock);
     await tokenizer.init(store);
     const schemaDef = config.identity.schemas.find((s) => s.id === config.identity.default_schema_id);
     const schemaPath = schemaDef?.url?.startsWith('file://') ? new URL(schemaDef.url).pathname : schemaDef?.url;
@@ -224,10 +228,11 @@ export async function startIdentity(options: StartIdentityOptions = {}): Promise
       schema: loadSchema(config.identity.default_schema_id, schemaPath),
       csrf: new Csrf(csrfCookieName(`${publicUrl}/`), config),
       tokenizer,
-      courier: new Courier(store, config),
+      courier: new Courier(store, config, clock),
       publicUrl,
       adminUrl,
       cookieSecret: Buffer.from(secret, 'base64'),
+      clock,
     };
   } catch (e) {
     await closeAll();

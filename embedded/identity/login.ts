@@ -103,13 +103,13 @@ export async function submitLogin(svc: Service, ctx: Ctx): Promise<Reply> {
     setUiMessages(f, [reasonMessage('A valid session was detected and thus login is not possible. Did you forget to set `?refresh=true`?')]);
     return json(400, serializeLogin(svc, ctx, f));
   }
-  if (isExpired(f)) {
+  if (isExpired(svc, f)) {
     const nf = createLoginFlow(svc, ctx, cur, Boolean(f.refresh && cur), f.requested_aal ?? 'aal1');
     nf.request_url = f.request_url;
-    setUiMessages(nf, [expiredMessage(4010001, new Date(f.expires_at))]);
+    setUiMessages(nf, [expiredMessage(4010001, new Date(f.expires_at), svc.clock.now())]);
     saveFlow(svc, nf);
     if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'login', nf.id));
-    throw expiredOnSubmit(f, nf.id);
+    throw expiredOnSubmit(svc, f, nf.id);
   }
   const body = await ctx.body();
   if (f.type === 'browser') svc.csrf.verifyBody(ctx, body.csrf_token);

@@ -102,8 +102,8 @@ export function msg(id: number, context?: Record<string, unknown>, vars?: Record
 }
 
 /** 40x0001-style "flow expired" messages. */
-export function expiredMessage(id: number, expiredAt: Date): UiText {
-  const minutes = (Date.now() - expiredAt.getTime()) / 60000;
+export function expiredMessage(id: number, expiredAt: Date, now: number): UiText {
+  const minutes = (now - expiredAt.getTime()) / 60000;
   return msg(id, { expired_at: expiredAt.toISOString(), expired_at_unix: Math.floor(expiredAt.getTime() / 1000) }, { minutes });
 }
 

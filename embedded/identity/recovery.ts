@@ -71,11 +71,11 @@ function sendRecovery(svc: Service, f: Flow, method: Method, email: string, iden
     const secrets = (f.internal.secrets ??= []) as Secret[];
     if (method === 'code') {
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      secrets.push({ code, identity_id: identity.id, address: email, expires_at: Date.now() + lifespan, used: false });
+      secrets.push({ code, identity_id: identity.id, address: email, expires_at: svc.clock.now() + lifespan, used: false });
       svc.courier.send(templates.recoveryCode(email, code, minutes));
     } else {
       const token = randomAlnum(32);
-      secrets.push({ token, identity_id: identity.id, address: email, expires_at: Date.now() + lifespan, used: false });
+      secrets.push({ token, identity_id: identity.id, address: email, expires_at: svc.clock.now() + lifespan, used: false });
       svc.courier.send(templates.recoveryLink(email, `${svc.publicUrl}/self-service/recovery?flow=${f.id}&token=${token}`, minutes));
     }
   } else if (svc.config.selfservice.flows.recovery.notify_unknown_recipients) {
@@ -99,11 +99,11 @@ export function adminRecovery(svc: Service, ctx: Ctx, identity: StoredIdentity, 
   const requestUrl = `${svc.publicUrl}/self-service/recovery/browser${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`;
   const f = newFlow(svc, ctx, 'recovery', kind === 'code' ? sentCodeNodes(undefined) : freshRecoveryNodes('link'), { active: kind, skip_csrf: true });
   f.request_url = requestUrl;
-  f.expires_at = new Date(Date.now() + expiresInMs).toISOString();
+  f.expires_at = new Date(svc.clock.now() + expiresInMs).toISOString();
   f.state = 'sent_email';
   const address = identity.recovery_addresses[0]?.value ?? '';
   const secret = kind === 'code' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : randomAlnum(32);
-  f.internal.secrets = [{ [kind === 'code' ? 'code' : 'token']: secret, identity_id: identity.id, address, expires_at: Date.now() + expiresInMs, used: false }];
+  f.internal.secrets = [{ [kind === 'code' ? 'code' : 'token']: secret, identity_id: identity.id, address, expires_at: svc.clock.now() + expiresInMs, used: false }];
   saveFlow(svc, f);
   return { flow: f, secret, expiresAt: f.expires_at };
 }
@@ -129,7 +129,7 @@ function recovered(svc: Service, ctx: Ctx, f: Flow, s: Secret, method: string): 
   s.used = true;
   const a = identity.verifiable_addresses.find((x) => x.value === s.address);
   if (a && !a.verified) {
-    const now = nowIso();
+    const now = nowIso(svc);
     a.verified = true;
     a.status = 'completed';
     a.verified_at = now;
@@ -147,7 +147,7 @@ function recovered(svc: Service, ctx: Ctx, f: Flow, s: Secret, method: string): 
   }
   const sf = createSettingsFlowFor(svc, ctx, identity, `${svc.publicUrl}/self-service/settings/browser${rt ? `?return_to=${encodeURIComponent(rt)}` : ''}`);
   const maxAge = durationMs(svc.config.selfservice.flows.settings.privileged_session_max_age, 3600_000);
-  const until = new Date(Date.now() + maxAge);
+  const until = new Date(svc.clock.now() + maxAge);
   setUiMessages(sf, [msg(1060001, {
     privilegedSessionExpiresAt: until.toISOString(),
     privileged_session_expires_at: until.toISOString(),
@@ -164,12 +164,12 @@ export async function submitRecovery(svc: Service, ctx: Ctx): Promise<Reply> {
   const id = submitFlowId(ctx);
   const f = loadFlow(svc, 'recovery', id);
   if (!f) throw errors.flowNotFound('recovery');
-  if (isExpired(f)) return newFlowWith(svc, ctx, f, expiredMessage(4060005, new Date(f.expires_at)));
+  if (isExpired(svc, f)) return newFlowWith(svc, ctx, f, expiredMessage(4060005, new Date(f.expires_at), svc.clock.now()));
   const secrets = (f.internal.secrets ?? []) as Secret[];
 
   if (ctx.method === 'GET') {
     const token = ctx.query.get('token');
-    const hit = token ? secrets.find((s) => s.token === token && !s.used && s.expires_at > Date.now()) : undefined;
+    const hit = token ? secrets.find((s) => s.token === token && !s.used && s.expires_at > svc.clock.now()) : undefined;
     if (!hit || f.state === 'passed_challenge') {
       if (!token) return redirect(303, flowUiUrl(svc, 'recovery', f.id));
       const nf = createRecoveryFlow(svc, ctx, f.request_url);
@@ -216,7 +216,7 @@ export async function submitRecovery(svc: Service, ctx: Ctx): Promise<Reply> {
     }
     const match = secrets.find((s) => s.code === code);
     if (match?.used) return newFlowWith(svc, ctx, f, reasonMessage('The code was already used. Please request another code.'));
-    if (!match || match.expires_at < Date.now()) {
+    if (!match || match.expires_at < svc.clock.now()) {
       setUiMessages(f, [msg(4060006)]);
       return formReply(svc, ctx, f, 200);
     }

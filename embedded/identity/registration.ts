@@ -102,13 +102,13 @@ export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply>
     if (!ctx.isJSON) return redirect(302, svc.config.selfservice.default_browser_return_url);
     throw errors.sessionAlreadyAvailable('A valid session was detected and thus registration is not possible.');
   }
-  if (isExpired(f)) {
+  if (isExpired(svc, f)) {
     const nf = createRegistrationFlow(svc, ctx);
     nf.request_url = f.request_url;
-    setUiMessages(nf, [expiredMessage(4040001, new Date(f.expires_at))]);
+    setUiMessages(nf, [expiredMessage(4040001, new Date(f.expires_at), svc.clock.now())]);
     saveFlow(svc, nf);
     if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'registration', nf.id));
-    throw expiredOnSubmit(f, nf.id);
+    throw expiredOnSubmit(svc, f, nf.id);
   }
   const body = await ctx.body();
   if (f.type === 'browser') svc.csrf.verifyBody(ctx, body.csrf_token);

@@ -8,7 +8,7 @@ import { createBrowserLogin, serializeLogin, submitLogin } from './login.ts';
 import { createBrowserLogout, updateLogout } from './logout.ts';
 import { createBrowserRecovery, serializeRecovery, submitRecovery } from './recovery.ts';
 import { createBrowserRegistration, serializeRegistration, submitRegistration } from './registration.ts';
-import type { Service } from './service.ts';
+import { nowIso, type Service } from './service.ts';
 import { createBrowserSettings, serializeSettings, submitSettings } from './settings.ts';
 import { createBrowserVerification, serializeVerification, submitVerification } from './verification.ts';
 import { disableMyOtherSessions, disableMySession, jwks, listMySessions, whoami } from './whoami.ts';
@@ -27,7 +27,7 @@ const VERSION = 'v26.2.0-embedded';
 async function getFlowError(svc: Service, ctx: Ctx): Promise<Reply> {
   const id = ctx.query.get('id') ?? ctx.query.get('error') ?? '';
   if (id === 'stub:500') {
-    const now = new Date().toISOString();
+    const now = nowIso(svc);
     return json(200, { id: 'stub:500', error: { code: 500, status: 'Internal Server Error', reason: 'This is a stub error.', message: 'An internal server error occurred, please contact the system administrator' }, created_at: now, updated_at: now });
   }
   const e = svc.store.getError(id);
@@ -144,7 +144,7 @@ export function match(routes: Route[], method: string, path: string): Match {
 
 export function storeBrowserError(svc: Service, e: KratosError): string {
   const id = randomUUID();
-  const now = new Date().toISOString();
+  const now = nowIso(svc);
   svc.store.saveError(id, { id, error: e.toGeneric(), created_at: now, updated_at: now });
   return id;
 }

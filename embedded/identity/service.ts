@@ -5,6 +5,7 @@ import type { IdentitySchema } from './schema.ts';
 import type { Csrf } from './csrf.ts';
 import type { Tokenizer } from './tokenizer.ts';
 import type { Courier } from './courier.ts';
+import type { Clock } from '../clock.ts';
 
 export interface Service {
   config: IdentityConfig;
@@ -17,6 +18,8 @@ export interface Service {
   publicUrl: string;
   adminUrl: string;
   cookieSecret: Buffer;
+  /** Every time read goes through it, so tests can move time instead of sleeping. */
+  clock: Clock;
 }
 
-export const nowIso = (): string => new Date().toISOString();
+export const nowIso = (svc: Pick<Service, 'clock'>): string => new Date(svc.clock.now()).toISOString();

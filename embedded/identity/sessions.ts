@@ -64,7 +64,7 @@ export function setSessionCookie(svc: Service, ctx: Ctx, s: StoredSession): void
   ctx.setCookies = ctx.setCookies.filter((c) => !c.startsWith(`${name}=`));
   ctx.setCookies.push(serializeCookie(name, encodeCookie(svc, s), {
     ...cookieAttrs(svc),
-    ...(persistent ? { expires: exp, maxAge: Math.max(0, Math.floor((exp.getTime() - Date.now()) / 1000)) } : {}),
+    ...(persistent ? { expires: exp, maxAge: Math.max(0, Math.floor((exp.getTime() - svc.clock.now()) / 1000)) } : {}),
   }));
 }
 
@@ -81,8 +81,8 @@ export function hasCredentials(svc: Service, ctx: Ctx): boolean {
   return Boolean(ctx.req.headers['x-session-token'] || ctx.cookies[svc.config.session.cookie.name] || /^bearer /i.test(String(ctx.req.headers.authorization ?? '')));
 }
 
-export function isSessionActive(s: StoredSession, i: StoredIdentity | undefined): boolean {
-  return s.active && new Date(s.expires_at).getTime() > Date.now() && i?.state === 'active';
+export function isSessionActive(svc: Service, s: StoredSession, i: StoredIdentity | undefined): boolean {
+  return s.active && new Date(s.expires_at).getTime() > svc.clock.now() && i?.state === 'active';
 }
 
 /** Lookup order: X-Session-Token, cookie, Authorization: Bearer. */
@@ -101,7 +101,7 @@ export function currentSession(svc: Service, ctx: Ctx): Current | undefined {
     const s = svc.store.getSessionByToken(t);
     if (!s) continue;
     const i = svc.store.getIdentity(s.identity_id);
-    if (i && isSessionActive(s, i)) return { session: s, identity: i };
+    if (i && isSessionActive(svc, s, i)) return { session: s, identity: i };
     return undefined;
   }
   return undefined;
@@ -109,7 +109,7 @@ export function currentSession(svc: Service, ctx: Ctx): Current | undefined {
 
 /** Creates (or, for a refresh of the same identity, re-authenticates) a session and sets the cookie. */
 export function issueSession(svc: Service, ctx: Ctx, identity: StoredIdentity, method: string, previous?: Current): StoredSession {
-  const now = new Date();
+  const now = new Date(svc.clock.now());
   const nowS = now.toISOString();
   const lifespan = durationMs(svc.config.session.lifespan, 24 * 3600_000);
   let s: StoredSession;
@@ -143,7 +143,7 @@ export function issueSession(svc: Service, ctx: Ctx, identity: StoredIdentity, m
 export function serializeSession(svc: Service, s: StoredSession, identity: StoredIdentity | undefined, tokenized?: string): Record<string, unknown> {
   const o: Record<string, unknown> = {
     id: s.id,
-    active: isSessionActive(s, identity),
+    active: isSessionActive(svc, s, identity),
     expires_at: s.expires_at,
     authenticated_at: s.authenticated_at,
     authenticator_assurance_level: s.aal,

@@ -83,7 +83,7 @@ export async function createBrowserSettings(svc: Service, ctx: Ctx): Promise<Rep
 
 function isPrivileged(svc: Service, cur: Current): boolean {
   const max = durationMs(svc.config.selfservice.flows.settings.privileged_session_max_age, 3600_000);
-  return new Date(cur.session.authenticated_at).getTime() + max > Date.now();
+  return new Date(cur.session.authenticated_at).getTime() + max > svc.clock.now();
 }
 
 function needsReauth(svc: Service, ctx: Ctx, f: Flow, pending: Record<string, unknown>): Reply {
@@ -136,12 +136,12 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
   if (cur.identity.id !== f.identity_id) {
     throw new KratosError(403, { id: 'security_identity_mismatch', reason: 'The request was made for another identity and has been blocked for security reasons.' });
   }
-  if (isExpired(f)) {
+  if (isExpired(svc, f)) {
     const nf = createSettingsFlowFor(svc, ctx, cur.identity, f.request_url);
-    setUiMessages(nf, [expiredMessage(4050001, new Date(f.expires_at))]);
+    setUiMessages(nf, [expiredMessage(4050001, new Date(f.expires_at), svc.clock.now())]);
     saveFlow(svc, nf);
     if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'settings', nf.id));
-    throw expiredOnSubmit(f, nf.id);
+    throw expiredOnSubmit(svc, f, nf.id);
   }
   let body: Record<string, unknown>;
   if (ctx.method === 'GET') {
@@ -194,7 +194,7 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
         return formReply(svc, ctx, f);
       }
     }
-    probe.updated_at = nowIso();
+    probe.updated_at = nowIso(svc);
     if (!svc.store.saveIdentity(probe)) {
       setUiMessages(f, [msg(4000007)]);
       return formReply(svc, ctx, f);
@@ -217,7 +217,7 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
       return formReply(svc, ctx, f);
     }
     setPasswordCredential(svc, identity, await hashPassword(password, svc.config.hashers.argon2));
-    identity.updated_at = nowIso();
+    identity.updated_at = nowIso(svc);
     svc.store.saveIdentity(identity);
     return success(svc, ctx, f, cur, identity);
   }
@@ -256,7 +256,7 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
       cred.config.providers = ps;
       cred.identifiers = ps.map((p) => `${p.provider}:${p.subject}`);
       if (ps.length === 0) delete identity.credentials.oidc;
-      identity.updated_at = nowIso();
+      identity.updated_at = nowIso(svc);
       svc.store.saveIdentity(identity);
       return success(svc, ctx, f, cur, identity);
     }

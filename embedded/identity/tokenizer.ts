@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { durationMs, type TokenizerTemplate } from './config.ts';
 import { KratosError } from './errors.ts';
+import type { Clock } from '../clock.ts';
 import type { Store } from './store.ts';
 
 interface KeyEntry { kid: string; alg: string; jwk: JWK }
@@ -13,10 +14,12 @@ export class Tokenizer {
   private keys: KeyEntry[] = [];
   private templates: Record<string, TokenizerTemplate>;
   private issuer: string;
+  private clock: Clock;
 
-  constructor(templates: Record<string, TokenizerTemplate>, issuer: string) {
+  constructor(templates: Record<string, TokenizerTemplate>, issuer: string, clock: Clock) {
     this.templates = templates;
     this.issuer = issuer;
+    this.clock = clock;
   }
 
   async init(store: Store): Promise<void> {
@@ -60,7 +63,9 @@ export class Tokenizer {
     if (!t) throw new KratosError(400, { reason: `Unable to find tokenizer template "${template}".` });
     const key = this.keyFor(t);
     const ttl = durationMs(t.ttl ?? '1m', 60_000);
-    const now = Math.floor(Date.now() / 1000);
+    // Explicit iat/nbf/exp: jose would otherwise read the real time, not the service's clock.
+    const nowMs = this.clock.now();
+    const now = Math.floor(nowMs / 1000);
     const sub = t.subject_source === 'external_id' && claims.externalId ? claims.externalId : claims.sub;
     const payload: Record<string, unknown> = { ...(t.claims ?? {}) };
     if (typeof claims.email === 'string') payload.email = claims.email;
@@ -73,7 +78,7 @@ export class Tokenizer {
       .setSubject(sub)
       .setIssuedAt(now)
       .setNotBefore(now)
-      .setExpirationTime(Math.floor((Date.now() + ttl) / 1000))
+      .setExpirationTime(Math.floor((nowMs + ttl) / 1000))
       .sign(privateKey);
   }
 }

@@ -58,8 +58,9 @@ function createVerificationFlow(svc: Service, ctx: Ctx, requestUrl?: string): Fl
 
 /** Sends a code or link for `email` on flow `f` (known address) and moves it to sent_email. */
 function sendVerification(svc: Service, f: Flow, method: Method, email: string, identity: StoredIdentity | undefined): void {
-  const expiresAt = Date.now() + (method === 'code' ? codeLifespan(svc) : linkLifespan(svc));
-  const minutes = Math.round((expiresAt - Date.now()) / 60000);
+  const lifespan = method === 'code' ? codeLifespan(svc) : linkLifespan(svc);
+  const expiresAt = svc.clock.now() + lifespan;
+  const minutes = Math.round(lifespan / 60000);
   const notify = svc.config.selfservice.flows.verification.notify_unknown_recipients;
   if (identity) {
     const codes = (f.internal.codes ??= []) as { code?: string; token?: string; address: string; expires_at: number; used: boolean }[];
@@ -78,7 +79,7 @@ function sendVerification(svc: Service, f: Flow, method: Method, email: string, 
       const a = fresh?.verifiable_addresses.find((x) => x.value === email);
       if (fresh && a && a.status === 'pending') {
         a.status = 'sent';
-        a.updated_at = nowIso();
+        a.updated_at = nowIso(svc);
         svc.store.saveIdentity(fresh);
       }
     });
@@ -133,7 +134,7 @@ function markVerified(svc: Service, email: string): void {
     const identity = svc.store.findIdentityByAddress(email, 'verifiable');
     const a = identity?.verifiable_addresses.find((x) => x.value === email);
     if (!identity || !a) return;
-    const now = nowIso();
+    const now = nowIso(svc);
     a.verified = true;
     a.status = 'completed';
     a.verified_at = now;
@@ -168,9 +169,9 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
   const id = submitFlowId(ctx);
   const f = loadFlow(svc, 'verification', id);
   if (!f) throw errors.flowNotFound('verification');
-  if (isExpired(f)) {
+  if (isExpired(svc, f)) {
     const nf = createVerificationFlow(svc, ctx, f.request_url);
-    setUiMessages(nf, [expiredMessage(4070005, new Date(f.expires_at))]);
+    setUiMessages(nf, [expiredMessage(4070005, new Date(f.expires_at), svc.clock.now())]);
     saveFlow(svc, nf);
     if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'verification', nf.id));
     return redirect(303, `${svc.publicUrl}/self-service/verification/flows?id=${nf.id}`);
@@ -194,7 +195,7 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
       return redirect(303, flowUiUrl(svc, 'verification', f.id));
     }
     if (token) {
-      const hit = codes.find((c) => c.token === token && !c.used && c.expires_at > Date.now());
+      const hit = codes.find((c) => c.token === token && !c.used && c.expires_at > svc.clock.now());
       if (!hit || f.state === 'passed_challenge') {
         const nf = createVerificationFlow(svc, ctx, f.request_url);
         setUiMessages(nf, [msg(4070001)]);
@@ -244,7 +245,7 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
     }
     const match = codes.find((c) => c.code === code);
     if (match?.used) return replaced(svc, ctx, f, reasonMessage('The code was already used. Please request another code.'));
-    if (!match || match.expires_at < Date.now()) {
+    if (!match || match.expires_at < svc.clock.now()) {
       setUiMessages(f, [msg(4070006)]);
       return formReply(svc, ctx, f, 200);
     }

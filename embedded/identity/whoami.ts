@@ -25,7 +25,7 @@ export async function whoami(svc: Service, ctx: Ctx): Promise<Reply> {
 export async function listMySessions(svc: Service, ctx: Ctx): Promise<Reply> {
   const cur = currentSession(svc, ctx);
   if (!cur) throw errors.unauthorized('No valid session credentials found in the request.');
-  const others = svc.store.listSessions(cur.identity.id).filter((s) => s.id !== cur.session.id && s.active && new Date(s.expires_at).getTime() > Date.now());
+  const others = svc.store.listSessions(cur.identity.id).filter((s) => s.id !== cur.session.id && s.active && new Date(s.expires_at).getTime() > svc.clock.now());
   return json(200, others.map((s) => serializeSession(svc, s, cur.identity)));
 }
 

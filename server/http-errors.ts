@@ -3,7 +3,8 @@ import { createElement } from 'react';
 import { CrashPage } from '../views/pages/CrashPage.tsx';
 import { NotFoundPage } from '../views/pages/NotFoundPage.tsx';
 import { RequestErrorPage } from '../views/pages/RequestErrorPage.tsx';
-import { renderPage, translatorFor } from './render.tsx';
+import { renderPage } from './render.tsx';
+import { translator } from './request-context.ts';
 
 /** An error a handler throws (or passes to next) to answer with a translated 4xx. */
 export type HttpError = Error & { status: number; code: string; messageKey: string };
@@ -36,7 +37,7 @@ function statusOf(error: unknown): number {
 }
 
 function answer(req: Request, res: Response, status: number, code: string, messageKey: string): void {
-  const t = translatorFor(req);
+  const t = translator(req);
   const requestId = String(req.id ?? '');
   res.set('Cache-Control', 'no-store');
   if (wantsJson(req)) {

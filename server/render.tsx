@@ -5,19 +5,7 @@ import { renderToString } from 'react-dom/server';
 import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
 import type { AppLocals } from './locals.ts';
-
-type Translate = ViewContext['t'];
-
-/**
- * The request's translator. Falls back to the default language when the i18n middleware has not
- * run, which happens only for errors raised before it (error pages must still render).
- */
-export function translatorFor(req: Request): Translate {
-  if (typeof req.t === 'function') return (key, options) => String(req.t(key, options as never));
-  const locals = req.app.locals as AppLocals;
-  const fixed = locals.i18n.getFixedT(locals.config.DEFAULT_LANGUAGE);
-  return (key, options) => String(fixed(key, options as never));
-}
+import { translator } from './request-context.ts';
 
 /**
  * The address a link back to "this page" should use (language switcher, Retry). After a POST the flow
@@ -37,7 +25,7 @@ export function viewContext(req: Request, res: Response): ViewContext {
   return {
     lang: req.language ?? locals.config.DEFAULT_LANGUAGE,
     languages: locals.config.LANGUAGES,
-    t: translatorFor(req),
+    t: translator(req),
     nonce: String(res.locals.cspNonce ?? ''),
     url: pageAddress(req),
     csrfToken: res.locals.csrfToken as string | undefined,

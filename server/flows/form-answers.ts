@@ -1,32 +1,21 @@
 /**
- * Small pieces every flow route shares:
+ * How a flow form's answers are built (used by the flow-screen runner and the settings screen):
  *
- *   translator(req)                          → Translate bound to the request's language
- *   configOf(req)                            → the app Config
  *   translateFieldErrors(t, keys)            → `{ field: [validation key] }` → translated texts
  *   splitFieldErrors(errors, visible)        → errors of fields the form shows vs the rest (form-level)
  *   respondWithoutFlow(req, res, loaded, to) → loadFlow gave no flow: signed in → `to`; else the mapped error
  *   formJson(t, flow, action, status, errors) → the JSON body of a form answer: `{ flow }` on success,
  *                                              the spec error shape plus `flow` on 4xx
- *   restartJson(...)                         → the JSON body after an expired/foreign/missing flow
+ *   flowErrorJson(res, status, error, flow, action) → a JSON error answer with the flow to continue with
  */
 import type { Request, Response } from 'express';
-import type { AppLocals } from '../locals.ts';
+import { translator } from '../request-context.ts';
 import type { LoadedFlow } from './kratos.ts';
-import { mapIdentityProviderError, type Translate } from '../../core/kratos/messages.ts';
+import { mapIdentityProviderError, type SpecError, type Translate } from '../../core/kratos/messages.ts';
 import { errorBody, respondError, respondRedirect } from './respond.ts';
-import { flowState } from './restart.ts';
+import { flowState } from './flow-replacement.ts';
 import { translateValidation } from './schemas.ts';
-import { cachedTranslate } from '../../core/translate.ts';
 import type { KratosFlow } from '../../core/kratos/types.ts';
-
-export function translator(req: Request): Translate {
-  return cachedTranslate(req.language ?? '', (key, params) => String(req.t(key, params as never)));
-}
-
-export function configOf(req: Request) {
-  return (req.app.locals as AppLocals).config;
-}
 
 export function translateFieldErrors(t: Translate, errors: Record<string, string[]> | undefined): Record<string, string[]> | undefined {
   if (!errors) return undefined;
@@ -79,7 +68,10 @@ export function formJson(t: Translate, flow: KratosFlow, action: string, status:
   };
 }
 
-export function restartJson(t: Translate, status: number, body: unknown, flow: KratosFlow, action: string) {
-  const error = mapIdentityProviderError(status, body, t);
-  return { ...errorBody(error), meta: { ...error.meta, flowId: flow.id }, flow: flowState(flow, action) };
+/** Answers a JSON caller with a flow error: the mapped error, the flow id and the flow to continue with. */
+export function flowErrorJson(res: Response, status: number, error: SpecError, flow: KratosFlow, action: string): void {
+  res
+    .status(status)
+    .set('Cache-Control', 'no-store')
+    .json({ ...errorBody(error), meta: { ...error.meta, flowId: flow.id }, flow: flowState(flow, action) });
 }

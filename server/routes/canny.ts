@@ -10,7 +10,7 @@ import { createElement } from 'react';
 import { z } from 'zod';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
 import { BackendError, backendClientFor, callerOf, isSignedOut } from '../backend-client.ts';
-import { translator } from '../flows/handlers.ts';
+import { translator } from '../request-context.ts';
 import { respondError, respondRedirect } from '../flows/respond.ts';
 import { requireLogin } from '../flows/session.ts';
 import type { SpecError } from '../../core/kratos/messages.ts';

@@ -4,7 +4,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { translator } from '../flows/handlers.ts';
+import { translator } from '../request-context.ts';
 import { getFlowError } from '../flows/kratos.ts';
 import { mapIdentityProviderError, translateErrorId } from '../../core/kratos/messages.ts';
 import { respondError } from '../flows/respond.ts';

@@ -6,7 +6,7 @@ import { Router, type Request, type Response } from 'express';
 import { createElement } from 'react';
 import { z } from 'zod';
 import { HomePage } from '../../views/pages/HomePage.tsx';
-import { configOf } from '../flows/handlers.ts';
+import { configOf } from '../request-context.ts';
 import { respondRedirect, responseMode } from '../flows/respond.ts';
 import { requireLogin, sessionEmail } from '../flows/session.ts';
 import type { KratosSession } from '../../core/kratos/types.ts';

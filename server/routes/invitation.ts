@@ -15,7 +15,7 @@ import { createElement } from 'react';
 import { z } from 'zod';
 import { InvitationForm, InvitationPage, type InvitationFormProps, type InvitationProblem } from '../../views/pages/InvitationPage.tsx';
 import { BackendError, backendClientFor, type Invitation } from '../backend-client.ts';
-import { translator } from '../flows/handlers.ts';
+import { translator } from '../request-context.ts';
 import { createFlow, flowCsrfToken, submitFlow } from '../flows/kratos.ts';
 import { errorBody, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
 import { LIMITS, nameField, passwordField, translateValidation } from '../flows/schemas.ts';

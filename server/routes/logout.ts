@@ -16,7 +16,7 @@ import { LogoutPage } from '../../views/pages/LogoutPage.tsx';
 import { backendClientFor, callerOf } from '../backend-client.ts';
 import { clearAuthCookies } from '../flows/app-cookies.ts';
 import { hasSessionCookie } from '../flows/cookies.ts';
-import { configOf } from '../flows/handlers.ts';
+import { configOf } from '../request-context.ts';
 import { createLogoutFlow, performLogout, whoami } from '../flows/kratos.ts';
 import { respondRedirect, responseMode } from '../flows/respond.ts';
 import { logoutBody, redirectResultSchema } from '../flows/schemas.ts';

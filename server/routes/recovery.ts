@@ -27,8 +27,8 @@ import { isFlowId, loadFlow, submitFlow, whoami, type SubmitOutcome } from '../f
 import { flowHasErrors, mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import { screenQuery, withParams, type ScreenQuery } from '../flows/query.ts';
 import { errorBody, respondError, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
-import { flowState, prefillFlow, replacementFlow, restartNotice } from '../flows/restart.ts';
-import { formJson, splitFieldErrors, translateFieldErrors, visibleFieldNames } from '../flows/handlers.ts';
+import { flowState, prefillFlow, replacementFlow, restartNotice } from '../flows/flow-replacement.ts';
+import { formJson, splitFieldErrors, translateFieldErrors, visibleFieldNames } from '../flows/form-answers.ts';
 import { echoedInput, flowQuery, parseBody, passwordField, translateValidation } from '../flows/schemas.ts';
 import { guestOnly } from '../flows/session.ts';
 import type { ContinueWithItem, KratosFlow } from '../../core/kratos/types.ts';

@@ -25,8 +25,9 @@ import { screenQuery, withParams, type ScreenQuery } from '../flows/query.ts';
 import { errorBody, respondError, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
 
 export { configOf, respondWithoutFlow, translator };
-import { flowState, prefillFlow, replacementFlow, restartNotice } from '../flows/restart.ts';
-import { configOf, formJson, respondWithoutFlow, splitFieldErrors, translateFieldErrors, translator, visibleFieldNames } from '../flows/handlers.ts';
+import { flowState, prefillFlow, replacementFlow, restartNotice } from '../flows/flow-replacement.ts';
+import { configOf, translator } from '../request-context.ts';
+import { formJson, respondWithoutFlow, splitFieldErrors, translateFieldErrors, visibleFieldNames } from '../flows/form-answers.ts';
 import { echoedInput, emailField, flowQuery, flowStateSchema, parseBody, translateValidation } from '../flows/schemas.ts';
 import type { FlowKind, KratosFlow, UiNode } from '../../core/kratos/types.ts';
 import { TOO_MANY_REQUESTS, documentEndpoint, errorResponseSchema, type EndpointDoc } from '../openapi/registry.ts';

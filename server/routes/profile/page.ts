@@ -10,11 +10,11 @@ import { PasswordSection, type PasswordKind } from '../../../views/components/pr
 import type { ToastItem } from '../../../views/components/Toasts.tsx';
 import { ProfileSettingsPage, ReactivateAccountPage, type ProfileSettingsView } from '../../../views/pages/ProfileSettingsPage.tsx';
 import { BackendError, backendClientFor, callerOf, isSignedOut, type CurrentUser } from '../../backend-client.ts';
-import { configOf, translator } from '../../flows/handlers.ts';
+import { configOf, translator } from '../../request-context.ts';
 import { loadFlow } from '../../flows/kratos.ts';
 import { mapIdentityProviderError, translateMessage, type SpecError } from '../../../core/kratos/messages.ts';
 import { errorBody, respondError, respondForm, responseMode } from '../../flows/respond.ts';
-import { flowState } from '../../flows/restart.ts';
+import { flowState } from '../../flows/flow-replacement.ts';
 import { translateValidation } from '../../flows/schemas.ts';
 import type { KratosFlow, KratosSession } from '../../../core/kratos/types.ts';
 import { SIGN_IN_PATH } from '../../flows/session.ts';

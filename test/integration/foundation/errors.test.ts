@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { translatorFor } from '../../../server/render.tsx';
+import { translator } from '../../../server/request-context.ts';
 import { provideCsrfToken } from '../../../server/security/csrf.ts';
 import { createSession } from '../../../server/session.ts';
 import { buildApp, memoryLogger, testApp, testConfig } from './support.ts';
@@ -83,7 +83,7 @@ describe('a handler that throws', () => {
   });
 
   it('error pages can translate even when the failure came before the i18n middleware', () => {
-    const t = translatorFor({ app } as never);
+    const t = translator({ app } as never);
     expect(t('crash.title')).toBe('Something went wrong');
   });
 

@@ -1,0 +1,269 @@
+/**
+ * The flow-screen runner. A screen on a Kratos browser flow (sign-in, sign-up, recovery, reset,
+ * verification, resend) is a `FlowScreen`: a small description of what is its own (paths, body schema,
+ * view, the Kratos body, what success means). `flowScreenRoutes(screen)` serves it and owns everything
+ * the screens share, once:
+ *
+ *   GET   load the flow (`?flow=`) or create one; a new flow → 303 to its address (JSON: the flow);
+ *         a signed-in browser on a guest screen → on to return_to
+ *   POST  parse the body; a bad body or flow id → the form again (400) with the errors where they show;
+ *         otherwise submit to Kratos and answer its outcome:
+ *           success            → `screen.onSuccess`
+ *           flow (200 or 400)  → a replaced flow: 410 (JSON) or on to it; errors: the form again (400);
+ *                                otherwise the next state, shown with a GET (JSON: the flow)
+ *           expired/foreign/missing flow → a replacement, keeping what was typed, saying why
+ *           location (422)     → the browser goes where Kratos says (`screen.onLocation` to change it)
+ *           already signed in  → return_to (`screen.onSignedIn`)
+ *           anything else      → the translated error (`screen.onError`)
+ *
+ * Every answer goes out three ways (server/flows/respond.ts): a page, an enhanced-form fragment, JSON.
+ * The hooks a screen may set are listed on the type; each defaults to the behaviour above.
+ */
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { ReactElement } from 'react';
+import type { z } from 'zod';
+import { flowHasErrors, mapIdentityProviderError } from '../../core/kratos/messages.ts';
+import type { FlowKind, KratosFlow } from '../../core/kratos/types.ts';
+import type { Translate } from '../../core/translate.ts';
+import type { Config } from '../config.ts';
+import { documentEndpoint, type EndpointDoc } from '../openapi/registry.ts';
+import { configOf, translator } from '../request-context.ts';
+import { authRateLimit, type RateLimitScope } from '../security/rate-limit.ts';
+import { startTimer, waitForFloor } from '../security/uniform-timing.ts';
+import { flowErrorJson, formJson, respondWithoutFlow, splitFieldErrors, translateFieldErrors, visibleFieldNames } from './form-answers.ts';
+import { prefillFlow, replacementFlow, restartNotice } from './flow-replacement.ts';
+import { isFlowId, loadFlow, submitFlow, type CreateFlowParams, type LoadedFlow, type SubmitOutcome } from './kratos.ts';
+import { screenQuery, withParams, type ScreenQuery } from './query.ts';
+import { respondError, respondForm, respondRedirect, responseMode } from './respond.ts';
+import { echoedInput, parseBody, translateValidation } from './schemas.ts';
+
+/** One request to one screen: what every hook is given. */
+export type ScreenRequest = {
+  req: Request;
+  res: Response;
+  /** The address this request came to (a screen may answer at several). */
+  path: string;
+  query: ScreenQuery;
+  t: Translate;
+  config: Config;
+  /** What was typed, to show again (never passwords or tokens). */
+  input: Readonly<Record<string, string | undefined>>;
+  /** Our form action for a flow: this address with the kept parameters and `flow`. */
+  action(flowId: string): string;
+  /** Another screen's address with this request's kept parameters. */
+  link(path: string, extra?: Record<string, string | undefined>): string;
+};
+
+/** What a view is given: the flow to show, the status, our action, and the errors, translated. */
+export type ScreenState = {
+  flow: KratosFlow;
+  status: number;
+  action: string;
+  fieldErrors: Record<string, string[]>;
+  formErrors: string[];
+};
+
+export type ScreenView = {
+  title: string;
+  page: () => ReactElement;
+  fragment: () => ReactElement;
+  /** Added to the JSON answer of a 2xx (`{ flow }`), e.g. `continue_to`. */
+  jsonExtra?: Record<string, unknown>;
+};
+
+type Doc = Omit<EndpointDoc, 'method' | 'path'>;
+type Success = Extract<SubmitOutcome, { type: 'success' }>;
+type Location = Extract<SubmitOutcome, { type: 'location' }>;
+type Failure = Extract<SubmitOutcome, { type: 'error' | 'signed_in' }>;
+type Awaitable<T> = T | Promise<T>;
+
+export type FlowScreen<Body> = {
+  kind: FlowKind;
+  paths: readonly string[];
+  rateLimit: RateLimitScope;
+  /** Middleware run before both GET and POST (after the rate limit): who may see the screen. */
+  guards?: readonly RequestHandler[];
+  body: z.ZodType<Body>;
+  docs: { get: Doc; post: Doc };
+  view(screen: ScreenRequest, state: ScreenState): Awaitable<ScreenView>;
+  /** The body Kratos gets for a valid submission. */
+  toKratos(body: Body, screen: ScreenRequest): Record<string, unknown>;
+  onSuccess(screen: ScreenRequest, outcome: Success, body: Body): Awaitable<void>;
+
+  /** Parameters for creating a flow (return_to handed to Kratos, refresh…). */
+  flowParams?(screen: ScreenRequest): CreateFlowParams;
+  /** Loads the flow to show; defaults to `loadFlow` (reuse while valid, else a new one). */
+  load?(screen: ScreenRequest, id: unknown): Promise<LoadedFlow>;
+  /** GET: somewhere else to send the browser before any flow is loaded (e.g. an emailed link's token). */
+  redirectBeforeShow?(screen: ScreenRequest): string | undefined;
+  /** GET: where a newly created flow is shown; defaults to `action(flow.id)`. */
+  newFlowAddress?(screen: ScreenRequest, flow: KratosFlow): string;
+  /** Shapes a flow before it is shown (narrowing nodes, filling a code from the address). */
+  prepare?(flow: KratosFlow, screen: ScreenRequest): KratosFlow;
+  /** Body fields the view shows although they are not flow nodes: their errors stay on the field. */
+  ownFields?: readonly string[];
+  /** Answers the same time for every submission this says yes to (anti-enumeration). */
+  uniformTiming?(body: Body): boolean;
+  /** A flow Kratos answered with: return true when handled, else the default answer follows. */
+  onFlow?(screen: ScreenRequest, flow: KratosFlow, submittedId: string): Awaitable<boolean>;
+  onLocation?(screen: ScreenRequest, outcome: Location, body: Body): Awaitable<void>;
+  onSignedIn?(screen: ScreenRequest, submittedId: string): Awaitable<void>;
+  onError?(screen: ScreenRequest, outcome: Failure): Awaitable<void>;
+  /** An expired flow sends browsers straight to its replacement instead of showing the form again. */
+  followExpiredFlow?: boolean;
+};
+
+function screenRequest(req: Request, res: Response, path: string): ScreenRequest {
+  const query = screenQuery(req, configOf(req));
+  return {
+    req,
+    res,
+    path,
+    query,
+    t: translator(req),
+    config: configOf(req),
+    input: req.method === 'POST' ? echoedInput(req.body) : {},
+    action: (flowId) => withParams(path, query.kept, { flow: flowId }),
+    link: (to, extra) => withParams(to, query.kept, extra),
+  };
+}
+
+type Errors = { fieldErrors?: Record<string, string[]>; formErrors?: string[] };
+
+/** Renders the screen for `flow`, the three ways. Errors come as untranslated keys. */
+export async function renderScreen<Body>(def: FlowScreen<Body>, screen: ScreenRequest, flow: KratosFlow, status: number, errors: Errors = {}) {
+  const shown = def.prepare ? def.prepare(flow, screen) : flow;
+  const action = screen.action(shown.id);
+  const { t, req, res } = screen;
+  const state: ScreenState = {
+    flow: shown,
+    status,
+    action,
+    fieldErrors: translateFieldErrors(t, errors.fieldErrors) ?? {},
+    formErrors: (errors.formErrors ?? []).map((key) => translateValidation(t, key)),
+  };
+  const view = await def.view(screen, state);
+  respondForm(req, res, {
+    status,
+    title: view.title,
+    page: view.page,
+    fragment: view.fragment,
+    json: () => {
+      const json = formJson(t, shown, action, status, errors);
+      return status < 400 && view.jsonExtra ? { ...json, ...view.jsonExtra } : json;
+    },
+  });
+}
+
+function load<Body>(def: FlowScreen<Body>, screen: ScreenRequest, id: unknown): Promise<LoadedFlow> {
+  return def.load ? def.load(screen, id) : loadFlow(screen.req, screen.res, def.kind, id, def.flowParams?.(screen));
+}
+
+function signedInTarget(screen: ScreenRequest): string {
+  return screen.query.returnTo ?? '/';
+}
+
+async function show<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promise<void> {
+  const { req, res } = screen;
+  const elsewhere = def.redirectBeforeShow?.(screen);
+  if (elsewhere) return respondRedirect(req, res, elsewhere);
+  const loaded = await load(def, screen, req.query.flow);
+  if (!loaded.ok) return respondWithoutFlow(req, res, loaded, signedInTarget(screen));
+  if (loaded.created && responseMode(req) !== 'json') {
+    const to = def.newFlowAddress ? def.newFlowAddress(screen, loaded.flow) : screen.action(loaded.flow.id);
+    return void res.set('Cache-Control', 'no-store').redirect(303, to);
+  }
+  const notice = restartNotice(loaded.restarted);
+  await renderScreen(def, screen, loaded.flow, 200, { formErrors: notice ? [notice] : [] });
+}
+
+/** A body that did not parse, or no usable flow id: the form again with the errors where they show. */
+async function refuseBody<Body>(def: FlowScreen<Body>, screen: ScreenRequest, errors: { fieldErrors: Record<string, string[]>; formErrors: string[] }) {
+  const { req, res } = screen;
+  const loaded = await load(def, screen, req.query.flow);
+  if (!loaded.ok) return respondWithoutFlow(req, res, loaded, signedInTarget(screen));
+  const shown = def.prepare ? def.prepare(loaded.flow, screen) : loaded.flow;
+  const visible = new Set([...visibleFieldNames(shown), ...(def.ownFields ?? [])]);
+  const split = splitFieldErrors(errors.fieldErrors, visible);
+  const notice = restartNotice(loaded.restarted);
+  const formErrors = [...(notice ? [notice] : []), ...errors.formErrors, ...split.form];
+  await renderScreen(def, screen, prefillFlow(loaded.flow, screen.input), 400, { fieldErrors: split.fields, formErrors });
+}
+
+/** Kratos answered with a flow: replaced, refused, or moved on to its next state. */
+async function answerFlow<Body>(def: FlowScreen<Body>, screen: ScreenRequest, flow: KratosFlow, submittedId: string) {
+  const { req, res, t } = screen;
+  if (def.onFlow && (await def.onFlow(screen, flow, submittedId))) return;
+  const json = responseMode(req) === 'json';
+  if (flow.id !== submittedId) {
+    // Kratos replaced the flow (expired, too many attempts, a used code): the new one says why.
+    if (json) return flowErrorJson(res, 410, mapIdentityProviderError(400, flow, t), def.prepare ? def.prepare(flow, screen) : flow, screen.action(flow.id));
+    return respondRedirect(req, res, screen.action(flow.id));
+  }
+  if (flowHasErrors(flow)) return renderScreen(def, screen, prefillFlow(flow, screen.input), 400);
+  // The next state (a sent code, the next step, done): integrators get it now, browsers with a GET.
+  if (json) return renderScreen(def, screen, flow, 200);
+  respondRedirect(req, res, screen.action(flow.id));
+}
+
+/** The submitted flow is gone, expired or from another browser: continue on a replacement. */
+async function restart<Body>(def: FlowScreen<Body>, screen: ScreenRequest, outcome: Extract<SubmitOutcome, { type: 'expired' | 'csrf' | 'missing' }>) {
+  const { req, res, t } = screen;
+  const next = await replacementFlow(req, res, def.kind, outcome, def.flowParams?.(screen));
+  if (!next.ok) return respondWithoutFlow(req, res, next, signedInTarget(screen));
+  if (responseMode(req) === 'json') {
+    const shown = def.prepare ? def.prepare(next.flow, screen) : next.flow;
+    return flowErrorJson(res, outcome.status, mapIdentityProviderError(outcome.status, outcome.body, t), shown, screen.action(next.flow.id));
+  }
+  if (def.followExpiredFlow && outcome.type === 'expired') return respondRedirect(req, res, screen.action(next.flow.id));
+  const notice = restartNotice(next.restarted);
+  await renderScreen(def, screen, prefillFlow(next.flow, screen.input), outcome.status, { formErrors: notice ? [notice] : [] });
+}
+
+async function answerOutcome<Body>(def: FlowScreen<Body>, screen: ScreenRequest, submittedId: string, outcome: SubmitOutcome, body: Body) {
+  const { req, res, t } = screen;
+  switch (outcome.type) {
+    case 'success':
+      return def.onSuccess(screen, outcome, body);
+    case 'invalid':
+      return answerFlow(def, screen, outcome.flow, submittedId);
+    case 'expired':
+    case 'csrf':
+    case 'missing':
+      return restart(def, screen, outcome);
+    case 'location':
+      if (def.onLocation) return def.onLocation(screen, outcome, body);
+      return respondRedirect(req, res, outcome.redirectTo);
+    case 'signed_in':
+      if (def.onSignedIn) return def.onSignedIn(screen, submittedId);
+      return respondRedirect(req, res, signedInTarget(screen));
+    case 'error':
+      if (def.onError) return def.onError(screen, outcome);
+      return respondError(req, res, mapIdentityProviderError(outcome.status, outcome.body, t));
+  }
+}
+
+async function submit<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promise<void> {
+  const started = startTimer();
+  const { req, res } = screen;
+  const flowId = req.query.flow;
+  const parsed = parseBody(def.body, req.body);
+  if (!parsed.ok) return refuseBody(def, screen, parsed);
+  if (!isFlowId(flowId)) return refuseBody(def, screen, { fieldErrors: {}, formErrors: [] });
+  const outcome = await submitFlow(req, res, def.kind, flowId, def.toKratos(parsed.data, screen));
+  if (def.uniformTiming?.(parsed.data)) await waitForFloor(started);
+  await answerOutcome(def, screen, flowId, outcome, parsed.data);
+}
+
+/** Serves a screen at each of its paths, and documents it in the OpenAPI document. */
+export function flowScreenRoutes<Body>(def: FlowScreen<Body>): Router {
+  const router = Router();
+  const guards = def.guards ?? [];
+  for (const path of def.paths) {
+    documentEndpoint({ ...def.docs.get, method: 'get', path });
+    documentEndpoint({ ...def.docs.post, method: 'post', path });
+    router.get(path, ...guards, (req, res) => show(def, screenRequest(req, res, path)));
+    router.post(path, ...authRateLimit(def.rateLimit), ...guards, (req, res) => submit(def, screenRequest(req, res, path)));
+  }
+  return router;
+}

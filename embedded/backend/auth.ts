@@ -7,6 +7,7 @@ import {
   type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from 'jose';
+import type { Clock } from '../clock.ts';
 import { ApiError } from './errors.ts';
 
 export type JwksSource = JSONWebKeySet | JWTVerifyGetKey;
@@ -30,7 +31,7 @@ export interface VerifyOptions {
   getKey: JWTVerifyGetKey;
   issuer: string;
   audience: string;
-  now: () => number;
+  clock: Clock;
 }
 
 const unauthorized = (message = 'The request could not be authorized') => new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
@@ -49,7 +50,7 @@ export async function verifyToken(token: string, opts: VerifyOptions): Promise<T
       issuer: opts.issuer,
       audience: opts.audience,
       algorithms: ALGORITHMS,
-      currentDate: new Date(opts.now()),
+      currentDate: new Date(opts.clock.now()),
       clockTolerance: 5,
       requiredClaims: ['sub', 'exp'],
     });

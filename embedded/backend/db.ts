@@ -1,61 +1,16 @@
 // SQLite storage (node:sqlite). Every write runs inside a transaction (`Store.tx`).
 import { DatabaseSync } from 'node:sqlite';
 import { randomBytes } from 'node:crypto';
-
-export type UserState = 'active' | 'pending_deletion' | 'deleted';
-
-export interface LastAccessAccount {
-  email: string;
-  loginService: string | null;
-  name: string | null;
-  avatarRemoteId: string | null;
-  at: string;
-}
-
-export interface LinkedAccount {
-  provider: string;
-  email: string;
-  linkedAt: string;
-}
-
-export interface UserRecord {
-  _id: string;
-  identityId: string | null;
-  email: string | null;
-  name: string | null;
-  avatarRemoteId: string | null;
-  state: UserState;
-  deletionRequestedAt: number | null;
-  deletionScheduledAt: number | null;
-  deletionReason: string | null;
-  deletedAt: number | null;
-  reactivatedAt: number | null;
-  lastAccessAccount: LastAccessAccount | null;
-  linkedAccounts: LinkedAccount[];
-  lastSignOutAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface InvitationRecord {
-  tokenHash: string;
-  email: string;
-  invitedBy: string | null;
-  createdAt: number;
-  expiresAt: number;
-  usedAt: number | null;
-  usedByIdentityId: string | null;
-}
-
-export interface OutboxMessage {
-  id: number;
-  kind: string;
-  email: string;
-  identityId: string | null;
-  link: string | null;
-  expiresAt: string | null;
-  createdAt: string;
-}
+import {
+  toInvitation,
+  toOutboxMessage,
+  toUser,
+  USER_COLUMNS,
+  type InvitationRecord,
+  type OutboxMessage,
+  type Row,
+  type UserRecord,
+} from './records.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
@@ -98,71 +53,8 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 `;
 
-type Row = Record<string, unknown>;
-
-function parseJson<T>(value: unknown, fallback: T): T {
-  if (typeof value !== 'string') return fallback;
-  try {
-    return JSON.parse(value) as T;
-  } catch {
-    return fallback;
-  }
-}
-
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-
-function toUser(row: Row): UserRecord {
-  return {
-    _id: String(row._id),
-    identityId: str(row.identity_id),
-    email: str(row.email),
-    name: str(row.name),
-    avatarRemoteId: str(row.avatar_remote_id),
-    state: row.state as UserState,
-    deletionRequestedAt: num(row.deletion_requested_at),
-    deletionScheduledAt: num(row.deletion_scheduled_at),
-    deletionReason: str(row.deletion_reason),
-    deletedAt: num(row.deleted_at),
-    reactivatedAt: num(row.reactivated_at),
-    lastAccessAccount: parseJson<LastAccessAccount | null>(row.last_access_account, null),
-    linkedAccounts: parseJson<LinkedAccount[]>(row.linked_accounts, []),
-    lastSignOutAt: num(row.last_sign_out_at),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}
-
-function toInvitation(row: Row): InvitationRecord {
-  return {
-    tokenHash: String(row.token_hash),
-    email: String(row.email),
-    invitedBy: str(row.invited_by),
-    createdAt: Number(row.created_at),
-    expiresAt: Number(row.expires_at),
-    usedAt: num(row.used_at),
-    usedByIdentityId: str(row.used_by_identity_id),
-  };
-}
-
 /** Mongo-style 24 hex character id, as the real backend's `_id`. */
 export const newObjectId = (): string => randomBytes(12).toString('hex');
-
-const USER_COLUMNS: Record<string, string> = {
-  identityId: 'identity_id',
-  email: 'email',
-  name: 'name',
-  avatarRemoteId: 'avatar_remote_id',
-  state: 'state',
-  deletionRequestedAt: 'deletion_requested_at',
-  deletionScheduledAt: 'deletion_scheduled_at',
-  deletionReason: 'deletion_reason',
-  deletedAt: 'deleted_at',
-  reactivatedAt: 'reactivated_at',
-  lastAccessAccount: 'last_access_account',
-  linkedAccounts: 'linked_accounts',
-  lastSignOutAt: 'last_sign_out_at',
-};
 
 export type UserPatch = Partial<Omit<UserRecord, '_id' | 'createdAt' | 'updatedAt'>>;
 
@@ -306,14 +198,6 @@ export class Store {
 
   outbox(limit = 50): OutboxMessage[] {
     const rows = this.db.prepare('SELECT * FROM outbox ORDER BY id DESC LIMIT ?').all(limit) as Row[];
-    return rows.map((r) => ({
-      id: Number(r.id),
-      kind: String(r.kind),
-      email: String(r.email),
-      identityId: str(r.identity_id),
-      link: str(r.link),
-      expiresAt: str(r.expires_at),
-      createdAt: new Date(Number(r.created_at)).toISOString(),
-    }));
+    return rows.map(toOutboxMessage);
   }
 }

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { systemClock, type Clock } from '../clock.ts';
 import type { JwksSource } from './auth.ts';
 import { createBackendApp, DEFAULT_DELETION_GRACE_MS, DEFAULT_INVITATION_TTL_MS, silentLogger, type Logger } from './app.ts';
 import { Store } from './db.ts';
@@ -51,7 +52,10 @@ export interface BackendOptions {
   purgeIntervalMs?: number;
   /** Default invitation lifetime (default 7 days). */
   invitationTtlMs?: number;
-  /** Clock (ms since epoch), for tests. */
+  /** Time source for token expiry, invitations, the deletion grace period and every timestamp (default: real time).
+   * Tests pass createTestClock() from embedded/clock.ts and advance it. */
+  clock?: Clock;
+  /** @deprecated The older form of `clock`: a function returning ms since the epoch. */
   now?: () => number;
   logger?: Logger;
 }
@@ -94,7 +98,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
     corsOrigins: options.corsOrigins ?? [],
     deletionGracePeriodMs: options.deletionGracePeriodMs ?? DEFAULT_DELETION_GRACE_MS,
     invitationTtlMs: options.invitationTtlMs ?? DEFAULT_INVITATION_TTL_MS,
-    now: options.now ?? Date.now,
+    clock: options.clock ?? (options.now ? { now: options.now } : systemClock),
     logger,
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createTestClock } from '../../../embedded/clock.ts';
 import { ADMIN_KEY, makeKeys, mint, startFakeAdmin, startTestBackend, type FakeAdmin, type Keys, type TestBackend } from './helpers.ts';
 
 const CANNY_COMPANY = '5f0c0ffee0ddba11c0ffee00';
@@ -12,7 +13,7 @@ describe('backend stand-in: spec §7 routes', () => {
   let keys: Keys;
   let admin: FakeAdmin;
   let backend: TestBackend;
-  let clock = Date.now();
+  const clock = createTestClock();
 
   beforeAll(async () => {
     keys = await makeKeys();
@@ -26,7 +27,7 @@ describe('backend stand-in: spec §7 routes', () => {
       cannyAllowedRedirectHosts: ['*.canny.io', 'feedback.example.com'],
       locationHeaders: { country: 'x-geo-country', region: 'x-geo-region' },
       corsOrigins: ['http://app.test'],
-      now: () => clock,
+      clock,
     });
   });
   afterAll(async () => {
@@ -34,7 +35,7 @@ describe('backend stand-in: spec §7 routes', () => {
     await admin.close();
   });
   beforeEach(() => {
-    clock = Date.now();
+    clock.set(Date.now());
     admin.calls.length = 0;
   });
 
@@ -42,7 +43,7 @@ describe('backend stand-in: spec §7 routes', () => {
   /** A fresh identity (known to the fake admin) and a token for it. */
   const newUser = async (email = `u${randomUUID().slice(0, 8)}@example.com`) => {
     const identity = admin.add(email);
-    const token = await mint(keys, { sub: identity.id, email, now: clock });
+    const token = await mint(keys, { sub: identity.id, email, now: clock.now() });
     return { identity, email, token, auth: `Bearer ${token}` };
   };
 
@@ -147,10 +148,10 @@ describe('backend stand-in: spec §7 routes', () => {
       expect((await api().get('/api/auth/invitation').query({ token: 'nope' }).expect(404)).body.code).toBe('invalid_invitation_token');
       expect((await api().get('/api/auth/invitation').expect(400)).body.code).toBe('invalid_invitation_token');
       const inv = await invite('late@example.com', { expiresInSeconds: 60 });
-      clock += 61_000;
+      clock.advance(61_000);
       expect((await api().post('/api/auth/sign-up-invitation').send({ token: inv.token, password: 'long enough' }).expect(410)).body.code).toBe('invitation_token_expired');
       expect((await api().get('/api/auth/invitation').query({ token: inv.token }).expect(410)).body.code).toBe('invitation_token_expired');
-      clock = Date.now();
+      clock.set(Date.now());
       const short = await invite('short@example.com');
       expect((await api().post('/api/auth/sign-up-invitation').send({ token: short.token, password: 'short' }).expect(400)).body.code).toBe('invalid_body');
       expect((await api().post('/api/auth/sign-up-invitation').send({ token: short.token, password: 'x'.repeat(73) }).expect(400)).body.code).toBe('invalid_body');
@@ -284,7 +285,7 @@ describe('backend stand-in: spec §7 routes', () => {
       const u = await newUser();
       const del = await api().post('/api/user/delete-account').set('Authorization', u.auth).send({ reason: 'testing', state: 'active' }).expect(200);
       expect(del.body).toMatchObject({ state: 'pending_deletion', gracePeriodDays: 30, gracePeriodMs: 30 * DAY });
-      expect(Date.parse(del.body.deletionScheduledAt)).toBe(clock + 30 * DAY);
+      expect(Date.parse(del.body.deletionScheduledAt)).toBe(clock.now() + 30 * DAY);
       expect(admin.calls.some((c) => c.method === 'DELETE' && c.path === `/admin/identities/${u.identity.id}/sessions`)).toBe(true);
       // while pending: current user shows the state; other calls are refused
       const me = await api().get('/api/user/get-current-user').set('Authorization', u.auth).expect(200);
@@ -292,8 +293,8 @@ describe('backend stand-in: spec §7 routes', () => {
       expect((await api().get('/api/user/get-organization-team-owner').set('Authorization', u.auth).expect(403)).body.code).toBe('account_pending_deletion');
       expect((await api().post('/api/user/delete-account').set('Authorization', u.auth).send({}).expect(403)).body.code).toBe('account_pending_deletion');
       // 29 days later, with a fresh token
-      clock += 29 * DAY;
-      const later = `Bearer ${await mint(keys, { sub: u.identity.id, email: u.email, now: clock })}`;
+      clock.advance(29 * DAY);
+      const later = `Bearer ${await mint(keys, { sub: u.identity.id, email: u.email, now: clock.now() })}`;
       const re = await api().patch('/api/user/reactivate-account').set('Authorization', later).expect(200);
       expect(re.body.user).toMatchObject({ state: 'active', deletionScheduledAt: null });
       expect(re.body.user.reactivatedAt).not.toBeNull();
@@ -303,8 +304,8 @@ describe('backend stand-in: spec §7 routes', () => {
     it('after the grace period the account is purged and the identity deleted', async () => {
       const u = await newUser();
       await api().post('/api/user/delete-account').set('Authorization', u.auth).expect(200);
-      clock += 30 * DAY + 1000;
-      const later = `Bearer ${await mint(keys, { sub: u.identity.id, email: u.email, now: clock })}`;
+      clock.advance(30 * DAY + 1000);
+      const later = `Bearer ${await mint(keys, { sub: u.identity.id, email: u.email, now: clock.now() })}`;
       expect((await api().patch('/api/user/reactivate-account').set('Authorization', later).expect(403)).body.code).toBe('account_deleted');
       expect(admin.identities.has(u.identity.id)).toBe(false);
       expect((await api().get('/api/user/get-current-user').set('Authorization', later).expect(403)).body.code).toBe('account_deleted');
@@ -313,23 +314,10 @@ describe('backend stand-in: spec §7 routes', () => {
     it('admin purge route purges due accounts', async () => {
       const u = await newUser();
       await api().post('/api/user/delete-account').set('Authorization', u.auth).expect(200);
-      clock += 31 * DAY;
+      clock.advance(31 * DAY);
       const res = await api().post('/api/admin/purge-deleted-accounts').set('Authorization', `Bearer ${ADMIN_KEY}`).expect(200);
       expect(res.body.purged).toBeGreaterThanOrEqual(1);
       expect(admin.identities.has(u.identity.id)).toBe(false);
     });
-  });
-
-  it('GET api/openapi.json describes every route', async () => {
-    const res = await api().get('/api/openapi.json').expect(200);
-    expect(res.body.openapi).toMatch(/^3\.1/);
-    for (const p of [
-      '/auth/forgot-password', '/auth/sign-up', '/auth/sign-out', '/auth/sign-up-invitation', '/auth/invitation', '/user/get-current-user',
-      '/user/get-organization-team-owner', '/auth/force-log-out', '/user/update-identityId', '/auth/get-canny-redirect-url',
-      '/auth/forget-last-access-account', '/user/upload-avatar', '/user/remove-avatar', '/user/delete-account', '/user/reactivate-account',
-      '/user/confirm-link-account', '/user/user-location', '/admin/invitations', '/admin/outbox', '/admin/purge-deleted-accounts',
-    ]) {
-      expect(res.body.paths, p).toHaveProperty([p]);
-    }
   });
 });

@@ -74,7 +74,7 @@ export type ScreenView = {
 type Doc = Omit<EndpointDoc, 'method' | 'path'>;
 type Success = Extract<SubmitOutcome, { type: 'success' }>;
 type Location = Extract<SubmitOutcome, { type: 'location' }>;
-type Failure = Extract<SubmitOutcome, { type: 'error' | 'signed_in' }>;
+type Failure = Extract<SubmitOutcome, { type: 'error' }>;
 type Awaitable<T> = T | Promise<T>;
 
 export type FlowScreen<Body> = {
@@ -107,7 +107,7 @@ export type FlowScreen<Body> = {
   /** A flow Kratos answered with: return true when handled, else the default answer follows. */
   onFlow?(screen: ScreenRequest, flow: KratosFlow, submittedId: string): Awaitable<boolean>;
   onLocation?(screen: ScreenRequest, outcome: Location, body: Body): Awaitable<void>;
-  onSignedIn?(screen: ScreenRequest, submittedId: string): Awaitable<void>;
+  onSignedIn?(screen: ScreenRequest, outcome: Extract<SubmitOutcome, { type: 'signed_in' }>, submittedId: string): Awaitable<void>;
   onError?(screen: ScreenRequest, outcome: Failure): Awaitable<void>;
   /** An expired flow sends browsers straight to its replacement instead of showing the form again. */
   followExpiredFlow?: boolean;
@@ -235,7 +235,7 @@ async function answerOutcome<Body>(def: FlowScreen<Body>, screen: ScreenRequest,
       if (def.onLocation) return def.onLocation(screen, outcome, body);
       return respondRedirect(req, res, outcome.redirectTo);
     case 'signed_in':
-      if (def.onSignedIn) return def.onSignedIn(screen, submittedId);
+      if (def.onSignedIn) return def.onSignedIn(screen, outcome, submittedId);
       return respondRedirect(req, res, signedInTarget(screen));
     case 'error':
       if (def.onError) return def.onError(screen, outcome);

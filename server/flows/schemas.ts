@@ -6,6 +6,7 @@
  *
  *   flowQuery                 ?flow=<uuid> plus the kept spec §2 parameters
  *   signInBody / signUpBody / logoutBody / forgetAccountBody
+ *   csrfTokenField / codeField / codeMethodField / checkField   the code and link screens' pieces
  *   parseBody(schema, body)   → { ok: true, data } | { ok: false, fieldErrors: { [field]: key[] }, formErrors }
  *   flattenBody(body)         → JSON `{ traits: { email } }` becomes the form's `traits.email`
  */
@@ -111,6 +112,16 @@ export const signUpBody = z
 
 export type SignUpBody = z.infer<typeof signUpBody>;
 
+/** Code and link screens (recovery, verification, resend): the fields they share. */
+export const csrfTokenField = csrfToken.describe('The csrf_token node of the flow');
+export const codeField = z.string({ error: 'validation.required' }).trim().regex(/^[0-9]{4,16}$/, 'validation.codeInvalid');
+export const codeMethodField = z.enum(['code', 'link']).default('code').describe("The flow's method: code (default) or link");
+
+/** Attaches the first issue of `schema` for `value` to the field `path`. */
+export function checkField(schema: z.ZodType, value: unknown, path: string, ctx: z.RefinementCtx): void {
+  check(schema, value, [path], ctx);
+}
+
 export const logoutBody = z.object({ _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)') });
 
 export const forgetAccountBody = z.object({ _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)') });
@@ -212,3 +223,21 @@ export const redirectResultSchema = z.object({
 });
 
 export const flowStateResultSchema = z.object({ flow: flowStateSchema });
+
+/** A flow screen's JSON answer: the flow to continue with; `continue_to` once the flow is done. */
+export const flowAnswerSchema = z
+  .object({
+    flow: flowStateSchema,
+    continue_to: z.string().optional().describe('Set when the flow is complete: where the browser goes next'),
+  })
+  .meta({ id: 'FlowAnswer' });
+
+/** A flow screen's JSON error answer: the spec's error shape plus the flow to retry with. */
+export const flowErrorSchema = z
+  .looseObject({
+    code: z.union([z.string(), z.number()]),
+    message: z.string(),
+    meta: z.record(z.string(), z.unknown()).optional(),
+    flow: flowStateSchema.optional(),
+  })
+  .meta({ id: 'FlowError' });

@@ -21,6 +21,7 @@
  */
 import { z } from 'zod';
 import type { Config } from '../config.ts';
+import { flowErrorSchema } from '../flows/schemas.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -71,6 +72,8 @@ export const TOO_MANY_REQUESTS: ResponseDoc = {
   schema: errorResponseSchema,
   headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: z.number().int() } },
 };
+
+export const flowError = (description: string): ResponseDoc => ({ description, schema: flowErrorSchema });
 
 const registry = new Map<string, EndpointDoc>();
 

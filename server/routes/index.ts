@@ -1,8 +1,9 @@
 import type { Express } from 'express';
 import { invitationRoutes } from './invitation.ts';
 import { cannyRoutes } from './canny.ts';
-import { recoveryRoutes } from './recovery.ts';
-import { resendRoutes } from './resend.ts';
+import { forgotPasswordRoutes } from './forgot-password.ts';
+import { resetPasswordRoutes } from './reset-password.ts';
+import { resendVerificationRoutes } from './resend-verification.ts';
 import { verificationRoutes } from './verification.ts';
 import { profileSettingsRoutes } from './profile-settings.ts';
 import { swaggerRoutes } from './swagger.ts';
@@ -22,8 +23,9 @@ import type { AppLocals } from '../locals.ts';
 export function mountRoutes(app: Express): void {
   app.use(accountHostRouting((app.locals as AppLocals).config)); // first: other paths on ACCOUNT_HOST go to PUBLIC_URL
   app.use(swaggerRoutes());
-  app.use(recoveryRoutes());
-  app.use(resendRoutes());
+  app.use(forgotPasswordRoutes());
+  app.use(resetPasswordRoutes());
+  app.use(resendVerificationRoutes());
   app.use(verificationRoutes());
   app.use(languageRoutes());
   app.use(signInRoutes());

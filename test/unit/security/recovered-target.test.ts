@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config.ts';
 import { screenQuery } from '../../../server/flows/query.ts';
-import { recoveredTarget } from '../../../server/routes/recovery.ts';
+import { recoveredTarget } from '../../../server/routes/forgot-password.ts';
 
 const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'https://accounts.example.com', ALLOWED_RETURN_URLS: 'https://docs.example.com/app' });
 const FLOW = '3f1c4c39-8d5e-4c8a-9d73-55c1e7e7b4a1';

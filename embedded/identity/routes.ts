@@ -1,6 +1,11 @@
 // Route tables of the two listeners.
 import { randomUUID } from 'node:crypto';
-import * as admin from './admin.ts';
+import * as courier from './admin/courier.ts';
+import * as identities from './admin/identities.ts';
+import { patchIdentity } from './admin/identity-patch.ts';
+import { mailbox } from './admin/mailbox.ts';
+import * as recovery from './admin/recovery.ts';
+import * as sessions from './admin/sessions.ts';
 import { errors, KratosError } from './errors.ts';
 import { json, redirect, type Ctx, type Reply } from './http.ts';
 import { getFlowHandler } from './flows.ts';
@@ -82,30 +87,30 @@ export const publicRoutes: Route[] = [
 ];
 
 export const adminRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/admin/identities', handler: admin.listIdentities },
-  { methods: ['POST'], pattern: '/admin/identities', handler: admin.createIdentity },
-  { methods: ['GET'], pattern: '/admin/identities/by/external/:externalID', handler: admin.getIdentityByExternalId },
-  { methods: ['GET'], pattern: '/admin/identities/:id', handler: admin.getIdentity },
-  { methods: ['PUT'], pattern: '/admin/identities/:id', handler: admin.updateIdentity },
-  { methods: ['PATCH'], pattern: '/admin/identities/:id', handler: admin.patchIdentity },
-  { methods: ['DELETE'], pattern: '/admin/identities/:id', handler: admin.deleteIdentity },
-  { methods: ['DELETE'], pattern: '/admin/identities/:id/credentials/:type', handler: admin.deleteCredentials },
-  { methods: ['GET'], pattern: '/admin/identities/:id/sessions', handler: admin.listIdentitySessions },
-  { methods: ['DELETE'], pattern: '/admin/identities/:id/sessions', handler: admin.deleteIdentitySessions },
-  { methods: ['GET'], pattern: '/admin/sessions', handler: admin.listSessions },
-  { methods: ['GET'], pattern: '/admin/sessions/:id', handler: admin.getSession },
-  { methods: ['DELETE'], pattern: '/admin/sessions/:id', handler: admin.disableSession },
-  { methods: ['PATCH'], pattern: '/admin/sessions/:id/extend', handler: admin.extendSession },
-  { methods: ['POST'], pattern: '/admin/recovery/link', handler: admin.createRecoveryLink },
-  { methods: ['POST'], pattern: '/admin/recovery/code', handler: admin.createRecoveryCode },
-  { methods: ['GET'], pattern: '/admin/courier/messages', handler: admin.listCourierMessages },
-  { methods: ['GET'], pattern: '/admin/courier/messages/:id', handler: admin.getCourierMessage },
+  { methods: ['GET'], pattern: '/admin/identities', handler: identities.listIdentities },
+  { methods: ['POST'], pattern: '/admin/identities', handler: identities.createIdentity },
+  { methods: ['GET'], pattern: '/admin/identities/by/external/:externalID', handler: identities.getIdentityByExternalId },
+  { methods: ['GET'], pattern: '/admin/identities/:id', handler: identities.getIdentity },
+  { methods: ['PUT'], pattern: '/admin/identities/:id', handler: identities.updateIdentity },
+  { methods: ['PATCH'], pattern: '/admin/identities/:id', handler: patchIdentity },
+  { methods: ['DELETE'], pattern: '/admin/identities/:id', handler: identities.deleteIdentity },
+  { methods: ['DELETE'], pattern: '/admin/identities/:id/credentials/:type', handler: identities.deleteCredentials },
+  { methods: ['GET'], pattern: '/admin/identities/:id/sessions', handler: sessions.listIdentitySessions },
+  { methods: ['DELETE'], pattern: '/admin/identities/:id/sessions', handler: sessions.deleteIdentitySessions },
+  { methods: ['GET'], pattern: '/admin/sessions', handler: sessions.listSessions },
+  { methods: ['GET'], pattern: '/admin/sessions/:id', handler: sessions.getSession },
+  { methods: ['DELETE'], pattern: '/admin/sessions/:id', handler: sessions.disableSession },
+  { methods: ['PATCH'], pattern: '/admin/sessions/:id/extend', handler: sessions.extendSession },
+  { methods: ['POST'], pattern: '/admin/recovery/link', handler: recovery.createRecoveryLink },
+  { methods: ['POST'], pattern: '/admin/recovery/code', handler: recovery.createRecoveryCode },
+  { methods: ['GET'], pattern: '/admin/courier/messages', handler: courier.listCourierMessages },
+  { methods: ['GET'], pattern: '/admin/courier/messages/:id', handler: courier.getCourierMessage },
   { methods: ['GET'], pattern: '/health/alive', handler: alive },
   { methods: ['GET'], pattern: '/health/ready', handler: alive },
   { methods: ['GET'], pattern: '/version', handler: version },
 ];
 
-export const mailboxRoute: Route = { methods: ['GET'], pattern: '/mailbox', handler: admin.mailbox };
+export const mailboxRoute: Route = { methods: ['GET'], pattern: '/mailbox', handler: mailbox };
 
 export interface Match { route?: Route; params: Record<string, string>; methodMismatch: boolean }
 

@@ -85,6 +85,43 @@ describe('admin API', () => {
     expect((await call(undefined, api.identity.getIdentity({ id }))).status).toBe(404);
   });
 
+  it('JSON Patch (RFC 6902): every operation on traits and metadata, atomic on failure, denied and missing paths refused', async () => {
+    const created = await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'ops@example.com', name: 'Ops' }, metadata_admin: { tags: ['a'] } } }));
+    const id = created.data.id;
+    const patch = (jsonPatch: unknown[]) => call(undefined, api.identity.patchIdentity({ id, jsonPatch: jsonPatch as any }));
+    let r = await patch([
+      { op: 'test', path: '/traits/name', value: 'Ops' },
+      { op: 'add', path: '/metadata_admin/tags/-', value: 'b' },
+      { op: 'copy', from: '/traits/name', path: '/metadata_public' },
+      { op: 'move', from: '/metadata_admin/tags/0', path: '/metadata_admin/first' },
+      { op: 'remove', path: '/traits/name' },
+      { op: 'replace', path: '/state', value: 'inactive' },
+    ]);
+    expect(r.status).toBe(200);
+    expect(r.data.traits).toEqual({ email: 'ops@example.com' });
+    expect(r.data.metadata_public).toBe('Ops');
+    expect(r.data.metadata_admin).toEqual({ tags: ['b'], first: 'a' });
+    expect(r.data.state).toBe('inactive');
+    // A failing operation leaves the identity as it was, even after operations that succeeded before it.
+    for (const [ops, reason] of [
+      [[{ op: 'replace', path: '/traits/email', value: 'changed@example.com' }, { op: 'test', path: '/state', value: 'active' }], 'The test operation on "/state" failed.'],
+      [[{ op: 'remove', path: '/traits/nickname' }], 'The path "/traits/nickname" does not exist.'],
+      [[{ op: 'replace', path: '/id', value: '00000000-0000-4000-8000-000000000000' }], 'patch includes denied path: /id'],
+      [[{ op: 'add', path: '/credentials/oidc/config', value: {} }], 'patch includes denied path: /credentials/oidc/config'],
+      [[{ op: 'add', path: '/traits/__proto__/polluted', value: true }], 'Invalid JSON pointer.'],
+      [[{ op: 'jump', path: '/traits/email' }], 'Unsupported or incomplete JSON patch operation "jump".'],
+      [[{ op: 'add', path: 'traits' , value: 1 }], 'Invalid JSON pointer "traits".'],
+    ] as const) {
+      r = await patch([...ops]);
+      expect(r.status, JSON.stringify(ops)).toBe(400);
+      expect(r.data.error.reason).toBe(reason);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    r = await call(undefined, api.identity.getIdentity({ id }));
+    expect(r.data.traits).toEqual({ email: 'ops@example.com' });
+    expect(r.data.state).toBe('inactive');
+  });
+
   it('deletes an OIDC credential by identifier, refusing the last first factor', async () => {
     let r = await call(undefined, api.identity.createIdentity({ createIdentityBody: {
       schema_id: 'default', traits: { email: 'social@example.com', loginService: 'GOOGLE' },

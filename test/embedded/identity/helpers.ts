@@ -135,4 +135,3 @@ export class Browser {
 
 export const flowIdOf = (location: string | null): string => new URL(location!).searchParams.get('flow')!;
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,8 +2,9 @@
 // settings continuity after a refresh login.
 import { createServer, type Server } from 'node:net';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP, Browser, call, CookieJar, csrfOf, flowIdOf, latestMail, node, sdk, sleep, startTestIdentity } from './helpers.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { APP, Browser, call, CookieJar, csrfOf, flowIdOf, latestMail, node, sdk, startTestIdentity } from './helpers.ts';
+import { createTestClock } from '../../../embedded/clock.ts';
 
 type Svc = Awaited<ReturnType<typeof startTestIdentity>>;
 
@@ -140,7 +141,8 @@ describe('tokenizer and sessions', () => {
   });
 
   it('settings change parked during re-authentication is applied when the browser comes back', async () => {
-    const short = await startTestIdentity({ config: { selfservice: { flows: { settings: { privileged_session_max_age: '300ms' } } } } });
+    const clock = createTestClock();
+    const short = await startTestIdentity({ clock, config: { selfservice: { flows: { settings: { privileged_session_max_age: '300ms' } } } } });
     try {
       const a = sdk(short.publicUrl, short.adminUrl);
       await call(undefined, a.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'cont@example.com' }, credentials: { password: { config: { password: 'first long phrase' } } } } }));
@@ -152,7 +154,7 @@ describe('tokenizer and sessions', () => {
       res = await b.get(`${P}/self-service/settings/browser`);
       const sid = flowIdOf(res.headers.get('location'));
       flow = (await b.flowJson(`${P}/self-service/settings/flows?id=${sid}`)).data;
-      await sleep(350);
+      clock.advance(350);
       res = await b.post(flow.ui.action, { method: 'password', password: 'second long phrase', csrf_token: csrfOf(flow) });
       expect(res.status).toBe(303);
       res = await b.get(res.headers.get('location')!);
@@ -221,12 +223,12 @@ describe('courier over SMTP', () => {
     const jar = new CookieJar();
     let r = await call(jar, api.frontend.createBrowserVerificationFlow({}, { headers: { cookie: jar.header() } }));
     await call(jar, api.frontend.updateVerificationFlow({ flow: r.data.id, cookie: jar.header(), updateVerificationFlowBody: { method: 'code', email: 'smtp@example.com', csrf_token: csrfOf(r.data) } }));
-    let msg: any;
-    for (let i = 0; i < 50; i++) {
-      msg = await latestMail(svc.adminUrl, 'smtp@example.com');
-      if (msg?.status === 'sent') break;
-      await sleep(20);
-    }
+    // Delivery is asynchronous: wait until the courier marks the message sent.
+    const msg = await vi.waitFor(async () => {
+      const latest = await latestMail(svc.adminUrl, 'smtp@example.com');
+      expect(latest?.status).toBe('sent');
+      return latest;
+    }, { timeout: 5000, interval: 10 });
     expect(msg).toMatchObject({ status: 'sent', send_count: 1, template_type: 'verification_code_valid' });
     expect(msg.dispatches[0].status).toBe('success');
     expect(received).toHaveLength(1);

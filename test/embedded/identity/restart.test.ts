@@ -2,8 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { call, CookieJar, csrfOf, sdk, sleep, startTestIdentity } from './helpers.ts';
+import { globalAgent } from 'node:http';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { call, CookieJar, csrfOf, sdk, startTestIdentity } from './helpers.ts';
 
 describe('restart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'identity-restart-'));
@@ -26,7 +27,10 @@ describe('restart', () => {
     const jwks1 = await (await fetch(`${first.publicUrl}/.well-known/jwks.json`)).json();
     const ports = { publicPort: Number(new URL(first.publicUrl).port), adminPort: Number(new URL(first.adminUrl).port) };
     await first.close();
-    await sleep(100); // let the client's keep-alive pool notice the closed sockets
+    // The second service listens on the same ports: wait until the SDK's keep-alive pool (Node's global
+    // agent) has dropped the sockets the first one closed, so no request goes out on a dead socket.
+    const toFirst = (name: string) => [ports.publicPort, ports.adminPort].some((port) => name.includes(`:${port}:`));
+    await vi.waitFor(() => expect(Object.keys(globalAgent.freeSockets).filter(toFirst)).toEqual([]), { timeout: 5000, interval: 5 });
 
     const second = await startTestIdentity({ database, ...ports });
     try {

@@ -1,6 +1,7 @@
 // Contract §20: one test per point a naive Kratos stand-in gets wrong.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP, Browser, call, codeIn, CookieJar, csrfOf, flowIdOf, latestMail, node, sdk, sleep, startTestIdentity } from './helpers.ts';
+import { createTestClock } from '../../../embedded/clock.ts';
+import { APP, Browser, call, codeIn, CookieJar, csrfOf, flowIdOf, latestMail, node, sdk, startTestIdentity } from './helpers.ts';
 
 type Svc = Awaited<ReturnType<typeof startTestIdentity>>;
 let svc: Svc;
@@ -395,8 +396,10 @@ describe('contract §20', () => {
 describe('contract §20 with short lifespans', () => {
   let short: Svc;
   let api2: ReturnType<typeof sdk>;
+  const clock = createTestClock();
   beforeAll(async () => {
     short = await startTestIdentity({
+      clock,
       config: {
         selfservice: {
           flows: {
@@ -422,7 +425,7 @@ describe('contract §20 with short lifespans', () => {
     const reg = await call(anon, api2.frontend.createBrowserRegistrationFlow({ returnTo: `${APP}/after` }, { headers: { cookie: anon.header() } }));
     const rec = await call(anon, api2.frontend.createBrowserRecoveryFlow({}, { headers: { cookie: anon.header() } }));
     const ver = await call(anon, api2.frontend.createBrowserVerificationFlow({}, { headers: { cookie: anon.header() } }));
-    await sleep(1300);
+    clock.advance(1300);
 
     r = await call(anon, api2.frontend.updateLoginFlow({ flow: login.data.id, cookie: anon.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(login.data) } }));
     expect(r.status).toBe(410);
@@ -471,7 +474,7 @@ describe('contract §20 with short lifespans', () => {
     let r = await call(jar, api2.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
     r = await call(jar, api2.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(r.data) } }));
     expect(r.status).toBe(200);
-    await sleep(5);
+    clock.advance(5); // past privileged_session_max_age (1ms)
     const s = await call(jar, api2.frontend.createBrowserSettingsFlow({ cookie: jar.header() }));
     const id = s.data.id;
     r = await call(jar, api2.frontend.updateSettingsFlow({ flow: id, cookie: jar.header(), updateSettingsFlowBody: { method: 'profile', traits: { email, name: 'Only name' }, csrf_token: csrfOf(s.data) } }));

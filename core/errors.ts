@@ -60,7 +60,7 @@ export function appError(status: number, code: string, messageKey: string): AppE
   return new AppError(status, code, code, {}, messageKey);
 }
 
-export function errorBody(error: { code: string; message: string; meta?: ErrorMeta }): ErrorBody {
+export function errorBody<E extends { code: string; message: string; meta?: ErrorMeta }>(error: E): ErrorBody {
   return { code: error.code, message: error.message, meta: error.meta ?? {} };
 }
 

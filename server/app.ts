@@ -17,10 +17,11 @@ import { mountRoutes } from './routes/index.ts';
 import { testRoutes } from './routes/test-hooks.ts';
 import { cspNonce, securityHeaders } from './security/headers.ts';
 import { createSession } from './session.ts';
+import { ROUTES } from '../core/routes.ts';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 const BODY_LIMIT = '64kb';
-const PROBES = new Set(['/healthz', '/readyz']);
+const PROBES = new Set<string>([ROUTES.health, ROUTES.ready]);
 
 /** `/favicon.ico`, … : the files directly in the built public folder, the manifest excepted. */
 function topLevelPublicFiles(dir: string): Set<string> {

@@ -3,32 +3,22 @@ import { createElement } from 'react';
 import { CrashPage } from '../views/pages/CrashPage.tsx';
 import { NotFoundPage } from '../views/pages/NotFoundPage.tsx';
 import { RequestErrorPage } from '../views/pages/RequestErrorPage.tsx';
+import { AppError, ERROR_CODES } from '../core/errors.ts';
+import { wantsJson } from './flows/respond.ts';
 import { renderPage } from './render.tsx';
 import { translator } from './request-context.ts';
-
-/** An error a handler throws (or passes to next) to answer with a translated 4xx. */
-export type HttpError = Error & { status: number; code: string; messageKey: string };
-
-export function httpError(status: number, code: string, messageKey: string): HttpError {
-  return Object.assign(new Error(code), { status, code, messageKey });
-}
 
 // Client errors by status: the JSON `code` and the locale section holding `title` and `text`.
 // Body parsers raise 400 (malformed), 413 (too large) and 415 (unsupported charset or encoding).
 const CLIENT_ERRORS: Record<number, { code: string; messageKey: string }> = {
-  400: { code: 'bad_request', messageKey: 'httpError.badRequest' },
-  403: { code: 'forbidden', messageKey: 'httpError.forbidden' },
-  404: { code: 'not_found', messageKey: 'notFound' },
-  405: { code: 'method_not_allowed', messageKey: 'httpError.badRequest' },
-  413: { code: 'payload_too_large', messageKey: 'httpError.payloadTooLarge' },
-  415: { code: 'unsupported_media_type', messageKey: 'httpError.unsupportedMediaType' },
-  429: { code: 'too_many_requests', messageKey: 'httpError.tooManyRequests' },
+  400: { code: ERROR_CODES.badRequest, messageKey: 'httpError.badRequest' },
+  403: { code: ERROR_CODES.forbidden, messageKey: 'httpError.forbidden' },
+  404: { code: ERROR_CODES.notFound, messageKey: 'notFound' },
+  405: { code: ERROR_CODES.methodNotAllowed, messageKey: 'httpError.badRequest' },
+  413: { code: ERROR_CODES.payloadTooLarge, messageKey: 'httpError.payloadTooLarge' },
+  415: { code: ERROR_CODES.unsupportedMediaType, messageKey: 'httpError.unsupportedMediaType' },
+  429: { code: ERROR_CODES.tooManyRequests, messageKey: 'httpError.tooManyRequests' },
 };
-
-/** Integrators ask for JSON; browsers (and form posts without an Accept header) get HTML. */
-export function wantsJson(req: Request): boolean {
-  return req.accepts(['html', 'json']) === 'json';
-}
 
 function statusOf(error: unknown): number {
   const candidate = (error as { status?: unknown; statusCode?: unknown } | null)?.status ??
@@ -51,7 +41,7 @@ function answer(req: Request, res: Response, status: number, code: string, messa
 }
 
 /** Unknown paths: the 404 page (or a JSON 404). */
-export const notFound: RequestHandler = (req, res) => answer(req, res, 404, 'not_found', 'notFound');
+export const notFound: RequestHandler = (req, res) => answer(req, res, 404, ERROR_CODES.notFound, 'notFound');
 
 /**
  * The last middleware. Client errors (our httpError, body-parser and router errors) get their own
@@ -62,14 +52,14 @@ export const errorResponder: ErrorRequestHandler = (error, req, res, _next) => {
   const status = statusOf(error);
   // pino-http writes the request's one log line, with this error and its stack, when it finishes.
   if (status === 500) (res as Response & { err?: unknown }).err = error;
-  else req.log?.info({ status, reason: (error as { type?: string }).type ?? (error as Partial<HttpError>).code }, 'client error');
+  else req.log?.info({ status, reason: (error as { type?: string }).type ?? (error as Partial<AppError>).code }, 'client error');
   // A response already under way cannot become an error page: cut it so the client sees it failed.
   if (res.headersSent) return void res.destroy();
   try {
-    const own = error as Partial<HttpError>;
+    const own = error instanceof AppError ? error : undefined;
     const known = CLIENT_ERRORS[status] ?? CLIENT_ERRORS[400]!;
-    const code = status === 500 ? 'internal_error' : (own.messageKey && own.code) || known.code;
-    answer(req, res, status, code, own.messageKey ?? known.messageKey);
+    const code = status === 500 ? ERROR_CODES.internal : (own?.messageKey && own.code) || known.code;
+    answer(req, res, status, code, own?.messageKey ?? known.messageKey);
   } catch (renderError) {
     // The error page itself failed: still answer, plainly, rather than leave the request hanging.
     req.log?.error({ err: renderError }, 'error page failed to render');

@@ -17,7 +17,7 @@
  *
  * `t` is any `(key, params) => string` that returns the key itself when missing (i18next's behaviour).
  */
-import { AppError } from '../errors.ts';
+import { AppError, ERROR_CODES } from '../errors.ts';
 import { pathWithQuery, ROUTES } from '../routes.ts';
 import type { Translate } from '../translate.ts';
 import type { KratosErrorBody, KratosFlow, UiNode, UiText } from './types.ts';
@@ -152,14 +152,8 @@ export function flowHasErrors(flow: Pick<KratosFlow, 'ui'>): boolean {
   return firstFlowError(flow) !== undefined;
 }
 
-/** The error shape of spec §3 plus the HTTP status to send it with. */
-export type SpecError = {
-  status: number;
-  /** Always a string (the OpenAPI error schema's type): a spec code, a Kratos error id, or a status as text. */
-  code: string;
-  message: string;
-  meta: Record<string, unknown>;
-};
+/** A translated failure to answer with: an AppError (status, code, message, meta). */
+export type SpecError = Pick<AppError, 'status' | 'code' | 'message' | 'meta'>;
 
 function translateOr(t: Translate, key: string, fallback: string, params?: Record<string, unknown>): string {
   const value = t(key, params);
@@ -195,7 +189,7 @@ function isFlowBody(body: unknown): body is KratosFlow {
  * 422 browser_location_change_required → meta.redirect_browser_to (+ the set-cookie it came with);
  * 429 → 'too many requests'; others → the reason or 'Something went wrong'.
  */
-export function mapIdentityProviderError(status: number, body: unknown, t: Translate): SpecError {
+export function mapIdentityProviderError(status: number, body: unknown, t: Translate): AppError {
   const envelope = (body ?? {}) as KratosErrorBody;
   const error = envelope.error ?? {};
   const reason = error.reason ?? error.message;
@@ -204,49 +198,43 @@ export function mapIdentityProviderError(status: number, body: unknown, t: Trans
       if (isFlowBody(body)) {
         const first = firstFlowError(body);
         if (first) {
-          return {
-            status: 400,
-            code: specCodeOf(first.id) ?? String(first.id),
-            message: translateMessage(t, first),
-            meta: { messageId: first.id, flowId: body.id },
-          };
+          return new AppError(
+            400,
+            specCodeOf(first.id) ?? String(first.id),
+            translateMessage(t, first),
+            { messageId: first.id, flowId: body.id },
+          );
         }
       }
-      const code = error.id ?? '400';
-      return {
-        status: 400,
-        code,
-        message: translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'errorMessage.badRequest', 'Bad request'),
-        meta: {},
-      };
+      const message = translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'errorMessage.badRequest', 'Bad request');
+      return new AppError(400, error.id ?? '400', message);
     }
     case 401:
-      return { status: 401, code: '401', message: translateOr(t, 'errorMessage.unauthorized', 'unauthorized'), meta: {} };
+      return new AppError(401, ERROR_CODES.unauthorized, translateOr(t, 'errorMessage.unauthorized', 'unauthorized'));
     case 403:
-      return {
-        status: 403,
-        code: error.id ?? '403',
-        message: translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'flowError.forbidden', 'forbidden'),
-        meta: { errorCode: error.id ?? null },
-      };
+      return new AppError(
+        403,
+        error.id ?? '403',
+        translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'flowError.forbidden', 'forbidden'),
+        { errorCode: error.id ?? null },
+      );
     case 422:
       if (error.id === 'browser_location_change_required' || envelope.redirect_browser_to) {
-        return {
-          status: 422,
-          code: 'browser_location_change_required',
-          message: translateErrorId(t, 'browser_location_change_required') ?? reason ?? 'browser location change required',
+        return new AppError(
+          422,
+          ERROR_CODES.browserLocationChangeRequired,
+          translateErrorId(t, 'browser_location_change_required') ?? reason ?? 'browser location change required',
           // The Set-Cookie that came with it is relayed as a header by kratosCall, never put in the body.
-          meta: { redirect_browser_to: envelope.redirect_browser_to },
-        };
+          { redirect_browser_to: envelope.redirect_browser_to },
+        );
       }
       break;
     case 429:
-      return { status: 429, code: '429', message: translateOr(t, 'flowError.tooManyRequests', 'too many requests'), meta: {} };
+      return new AppError(429, '429', translateOr(t, 'flowError.tooManyRequests', 'too many requests'));
   }
-  return {
-    status: status >= 400 && status < 600 ? status : 500,
-    code: error.id ?? String(status),
-    message: translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'errorMessage.unknownError', 'Something went wrong'),
-    meta: {},
-  };
+  return new AppError(
+    status >= 400 && status < 600 ? status : 500,
+    error.id ?? String(status),
+    translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'errorMessage.unknownError', 'Something went wrong'),
+  );
 }

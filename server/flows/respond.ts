@@ -19,7 +19,10 @@ import type { Request, Response } from 'express';
 import { createElement, type ReactElement } from 'react';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
 import { renderFragment, renderPage } from '../render.tsx';
+import { errorBody } from '../../core/errors.ts';
 import type { SpecError } from '../../core/kratos/messages.ts';
+
+export { errorBody };
 
 export type ResponseMode = 'json' | 'enhanced' | 'page';
 
@@ -68,10 +71,6 @@ export function respondForm(req: Request, res: Response, form: FormResponse): vo
     case 'page':
       renderPage(req, res, form.page(), { title: form.title, status: form.status });
   }
-}
-
-export function errorBody(error: SpecError) {
-  return { code: error.code, message: error.message, meta: error.meta };
 }
 
 export function respondError(req: Request, res: Response, error: SpecError, page?: () => ReactElement): void {

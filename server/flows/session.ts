@@ -3,7 +3,7 @@
  *
  *   whoami(req, res)            → KratosSession | null (cached per request; no call without a session cookie)
  *   requireLogin                → middleware: a guest goes to `/sign-in?return_to=<this page>`
- *                                 (JSON callers get 401 `{ code: 401, message, meta }`); the session is
+ *                                 (JSON callers get 401 `{ code: 'unauthorized', message, meta }`); the session is
  *                                 left in `res.locals.kratosSession`
  *   guestOnly                   → middleware: a signed-in user goes on to the allow-listed `return_to`, else `/`
  *                                 (JSON callers get 400 `{ code: 'session_already_available', … }`)
@@ -16,10 +16,12 @@ import { whoami } from './kratos.ts';
 import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import { errorBody, respondRedirect, wantsJson } from './respond.ts';
 import type { KratosSession } from '../../core/kratos/types.ts';
+import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 
 export { whoami };
 
-export const SIGN_IN_PATH = '/sign-in';
+/** @deprecated read ROUTES.signIn */
+export const SIGN_IN_PATH = ROUTES.signIn;
 
 export const requireLogin: RequestHandler = async (req, res, next) => {
   try {
@@ -31,7 +33,7 @@ export const requireLogin: RequestHandler = async (req, res, next) => {
     }
     const { config } = req.app.locals as AppLocals;
     const here = new URL(req.originalUrl, config.PUBLIC_URL).href;
-    res.set('Cache-Control', 'no-store').redirect(303, `${SIGN_IN_PATH}?return_to=${encodeURIComponent(here)}`);
+    res.set('Cache-Control', 'no-store').redirect(303, pathWithQuery(ROUTES.signIn, { return_to: here }));
   } catch (error) {
     next(error);
   }

@@ -11,12 +11,13 @@ import { respondError } from '../flows/respond.ts';
 import { createElement } from 'react';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
+import { ROUTES } from '../../core/routes.ts';
 
 const errorQuery = z.object({ id: z.string().max(128).optional().describe('Kratos flow error id') });
 
 documentEndpoint({
   method: 'get',
-  path: '/error',
+  path: ROUTES.flowError,
   summary: 'A Kratos flow error, translated',
   tags: ['errors'],
   query: errorQuery,
@@ -31,7 +32,7 @@ const ERROR_ID = /^[A-Za-z0-9:_-]{1,128}$/;
 /** Where "try again" leads, by the kind of flow the error came from (details name it when known). */
 function retryHref(errorId: string | undefined): string {
   if (errorId === 'session_already_available') return '/';
-  return '/sign-in';
+  return ROUTES.signIn;
 }
 
 async function show(req: Request, res: Response): Promise<void> {
@@ -55,6 +56,6 @@ async function show(req: Request, res: Response): Promise<void> {
 
 export function flowErrorRoutes(): Router {
   const router = Router();
-  router.get('/error', (req, res) => show(req, res));
+  router.get(ROUTES.flowError, (req, res) => show(req, res));
   return router;
 }

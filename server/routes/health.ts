@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppLocals } from '../locals.ts';
+import { ROUTES } from '../../core/routes.ts';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -23,10 +24,10 @@ async function passes(check: AppLocals['readiness'][number]['check']): Promise<b
  */
 export function healthRoutes(): Router {
   const router = Router();
-  router.get('/healthz', (_req, res) => {
+  router.get(ROUTES.health, (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
   });
-  router.get('/readyz', async (req, res) => {
+  router.get(ROUTES.ready, async (req, res) => {
     const locals = req.app.locals as AppLocals;
     res.set('Cache-Control', 'no-store');
     if (locals.shuttingDown) return void res.status(503).json({ status: 'shutting_down' });

@@ -2,6 +2,7 @@
  * / (login required): the minimal signed-in home — who you are, links to profile settings and logout —
  * until DOCUMENT_APP_URL is configured, then a 303 to the document app. JSON: `{ identity }`.
  */
+import { ROUTES } from '../../core/routes.ts';
 import { Router, type Request, type Response } from 'express';
 import { createElement } from 'react';
 import { z } from 'zod';
@@ -15,7 +16,7 @@ import { renderPage } from '../render.tsx';
 
 documentEndpoint({
   method: 'get',
-  path: '/',
+  path: ROUTES.home,
   summary: 'Signed-in home (redirects to the document app when configured)',
   tags: ['session'],
   responses: {
@@ -43,6 +44,6 @@ function show(req: Request, res: Response): void {
 
 export function homeRoutes(): Router {
   const router = Router();
-  router.get('/', requireLogin, show);
+  router.get(ROUTES.home, requireLogin, show);
   return router;
 }

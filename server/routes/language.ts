@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { LANGUAGE_COOKIE } from '../i18n.ts';
 import type { AppLocals } from '../locals.ts';
 import { safeReturnTo } from '../security/return-to.ts';
+import { ROUTES } from '../../core/routes.ts';
 
 /** Spec §9: cookies other than the authentication cookie last 360 days. */
 export const LANGUAGE_COOKIE_MAX_AGE_MS = 360 * 24 * 60 * 60 * 1000;
@@ -31,7 +32,7 @@ export function sameOriginPath(raw: unknown, publicUrl: string): string {
  */
 export function languageRoutes(): Router {
   const router = Router();
-  router.get('/language', (req: Request, res) => {
+  router.get(ROUTES.language, (req: Request, res) => {
     const { config } = req.app.locals as AppLocals;
     const lng = req.query.lng;
     if (typeof lng === 'string' && (config.LANGUAGES as readonly string[]).includes(lng)) {

@@ -24,14 +24,13 @@ import { renderPage } from '../render.tsx';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
 import { z } from 'zod';
+import { AFTER_LOGOUT_PATH, ROUTES } from '../../core/routes.ts';
 
-export const LOGOUT_PATH = '/logout';
-export const AFTER_LOGOUT_PATH = '/sign-in?logged_out=1';
 export const CLEAR_SITE_DATA = '"cache", "storage"';
 
 documentEndpoint({
   method: 'get',
-  path: LOGOUT_PATH,
+  path: ROUTES.logout,
   summary: 'Sign-out confirmation (carries the CSRF token the POST needs)',
   tags: ['logout'],
   responses: {
@@ -42,7 +41,7 @@ documentEndpoint({
 
 documentEndpoint({
   method: 'post',
-  path: LOGOUT_PATH,
+  path: ROUTES.logout,
   summary: 'Sign out: ends the Kratos session and clears the app cookies',
   tags: ['logout'],
   body: logoutBody,
@@ -79,9 +78,9 @@ async function show(req: Request, res: Response): Promise<void> {
   if (!hasSessionCookie(req)) return finish(req, res);
   const csrfToken = String(res.locals.csrfToken ?? '');
   if (responseMode(req) === 'json') {
-    return void res.set('Cache-Control', 'no-store').json({ csrf_token: csrfToken, action: LOGOUT_PATH });
+    return void res.set('Cache-Control', 'no-store').json({ csrf_token: csrfToken, action: ROUTES.logout });
   }
-  renderPage(req, res, createElement(LogoutPage, { action: LOGOUT_PATH }), { title: req.t('logout.title') });
+  renderPage(req, res, createElement(LogoutPage, { action: ROUTES.logout }), { title: req.t('logout.title') });
 }
 
 async function submit(req: Request, res: Response): Promise<void> {
@@ -92,7 +91,7 @@ async function submit(req: Request, res: Response): Promise<void> {
 
 export function logoutRoutes(): Router {
   const router = Router();
-  router.get(LOGOUT_PATH, provideCsrfToken, show);
-  router.post(LOGOUT_PATH, requireCsrf, submit);
+  router.get(ROUTES.logout, provideCsrfToken, show);
+  router.post(ROUTES.logout, requireCsrf, submit);
   return router;
 }

@@ -14,6 +14,7 @@ import path from 'node:path';
 import express, { Router, type Request, type Response } from 'express';
 import type { AppLocals } from '../locals.ts';
 import { buildOpenApiDocument } from '../openapi/registry.ts';
+import { ROUTES } from '../../core/routes.ts';
 
 const SWAGGER_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js'];
 const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -32,7 +33,7 @@ function uiPage(req: Request, res: Response): string {
   const lang = escapeHtml(req.language ?? 'en');
   const title = escapeHtml(req.t('swagger.title'));
   // No inline handlers, no eval: the init script only points Swagger UI at our document.
-  const init = `window.addEventListener('DOMContentLoaded',function(){window.ui=SwaggerUIBundle({url:'/swagger/openapi.json',dom_id:'#swagger-ui',deepLinking:true,validatorUrl:null,tryItOutEnabled:false,withCredentials:true})});`;
+  const init = `window.addEventListener('DOMContentLoaded',function(){window.ui=SwaggerUIBundle({url:'${ROUTES.swaggerDocument}',dom_id:'#swagger-ui',deepLinking:true,validatorUrl:null,tryItOutEnabled:false,withCredentials:true})});`;
   return `<!doctype html>
 <html lang="${lang}">
 <head>
@@ -52,13 +53,13 @@ function uiPage(req: Request, res: Response): string {
 
 export function swaggerRoutes(): Router {
   const router = Router();
-  router.get('/swagger/openapi.json', (req, res) => {
+  router.get(ROUTES.swaggerDocument, (req, res) => {
     const { config } = req.app.locals as AppLocals;
     res.set('Cache-Control', 'no-cache');
     res.json(buildOpenApiDocument(config));
   });
-  router.get(['/swagger', '/swagger/'], (_req, res) => res.redirect(301, '/swagger/ui'));
-  router.get('/swagger/ui', (req, res) => {
+  router.get(['/swagger', '/swagger/'], (_req, res) => res.redirect(301, ROUTES.swaggerUi));
+  router.get(ROUTES.swaggerUi, (req, res) => {
     allowStyleAttributes(res);
     res.set('Cache-Control', 'no-store');
     res.type('html').send(uiPage(req, res));

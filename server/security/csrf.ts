@@ -20,7 +20,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { csrfSync } from 'csrf-sync';
-import { httpError } from '../http-errors.ts';
+import { appError, ERROR_CODES } from '../../core/errors.ts';
 import type { AppLocals } from '../locals.ts';
 
 export const CSRF_FIELD = '_csrf';
@@ -72,5 +72,5 @@ export const requireCsrf: RequestHandler = (req, _res, next) => {
   if (SAFE_METHODS.has(req.method)) return next();
   if (isCsrfTokenValid(req, tokenFromRequest(req))) return next();
   req.log?.warn({ method: req.method, path: req.path }, 'csrf token missing or invalid');
-  next(httpError(403, 'csrf_invalid', 'httpError.csrfInvalid'));
+  next(appError(403, ERROR_CODES.csrfInvalid, 'httpError.csrfInvalid'));
 };

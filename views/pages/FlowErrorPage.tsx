@@ -1,3 +1,4 @@
+import { ROUTES } from '../../core/routes.ts';
 import { Alert } from '../components/Alert.tsx';
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
@@ -9,7 +10,7 @@ import { useCachedT } from '../components/flow/labels.ts';
  */
 export function FlowErrorPage(props: { message: string; code?: string; retryHref?: string }) {
   const t = useCachedT();
-  const retry = props.retryHref?.startsWith('/') && !props.retryHref.startsWith('//') ? props.retryHref : '/sign-in';
+  const retry = props.retryHref?.startsWith('/') && !props.retryHref.startsWith('//') ? props.retryHref : ROUTES.signIn;
   return (
     <AuthCard page="flow-error" title={t('flowError.title')}>
       <Alert variant="error" data-error-code={props.code}>

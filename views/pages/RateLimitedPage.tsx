@@ -1,10 +1,11 @@
+import { ROUTES } from '../../core/routes.ts';
 import { Alert } from '../components/Alert.tsx';
 import { Button } from '../components/Button.tsx';
 import { useT } from '../context.ts';
 
 /** Only same-origin paths are offered as "try again" targets. */
 function safePath(url: string | undefined): string {
-  return url?.startsWith('/') && !url.startsWith('//') && !url.includes('\\') ? url : '/sign-in';
+  return url?.startsWith('/') && !url.startsWith('//') && !url.includes('\\') ? url : ROUTES.signIn;
 }
 
 /**

@@ -34,7 +34,7 @@ describe('login required', () => {
   test('a JSON guest gets 401 in the spec error shape', async () => {
     const answer = await new Browser(stack.appUrl).get('/', { accept: 'application/json' });
     expect(answer.status).toBe(401);
-    expect(JSON.parse(answer.text)).toEqual({ code: '401', message: 'Please sign in to continue.', meta: {} });
+    expect(JSON.parse(answer.text)).toEqual({ code: 'unauthorized', message: 'Please sign in to continue.', meta: {} });
   });
 
   test('a garbage session cookie is a guest, not a crash', async () => {

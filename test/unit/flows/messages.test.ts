@@ -12,6 +12,7 @@ import {
   type Translate,
 } from '../../../core/kratos/messages.ts';
 import type { KratosFlow } from '../../../core/kratos/types.ts';
+import { AppError } from '../../../core/errors.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../fixtures/flows/${name}.json`, import.meta.url), 'utf8')) as KratosFlow;
 
@@ -124,16 +125,14 @@ describe('identity-provider errors by HTTP status (spec §8, one row each)', () 
 
   test('400 with a raw error: its id as code and its message', () => {
     const error = mapIdentityProviderError(400, { error: { id: 'session_already_available', code: 400, reason: 'A valid session was detected' } }, en);
-    expect(error).toEqual({ status: 400, code: 'session_already_available', message: 'You are already signed in.', meta: {} });
+    expect(error).toMatchObject({ status: 400, code: 'session_already_available', message: 'You are already signed in.', meta: {} });
   });
 
-  test('401 → unauthorized, code 401', () => {
-    expect(mapIdentityProviderError(401, { error: { code: '401', message: 'The request could not be authorized' } }, en)).toEqual({
-      status: 401,
-      code: '401',
-      message: 'Please sign in to continue.',
-      meta: {},
-    });
+  test('401 → code unauthorized, as every "not signed in" answer', () => {
+    const error = mapIdentityProviderError(401, { error: { code: '401', message: 'The request could not be authorized' } }, en);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.toJSON()).toEqual({ code: 'unauthorized', message: 'Please sign in to continue.', meta: {} });
+    expect(error.status).toBe(401);
   });
 
   test('403 → message from the reason, meta.errorCode = the error id', () => {
@@ -154,7 +153,7 @@ describe('identity-provider errors by HTTP status (spec §8, one row each)', () 
   });
 
   test('429 → too many requests', () => {
-    expect(mapIdentityProviderError(429, {}, en)).toEqual({ status: 429, code: '429', message: 'Too many attempts. Please wait a moment and try again.', meta: {} });
+    expect(mapIdentityProviderError(429, {}, en)).toMatchObject({ status: 429, code: '429', message: 'Too many attempts. Please wait a moment and try again.', meta: {} });
   });
 
   test('others → the reason, or “Something went wrong”', () => {

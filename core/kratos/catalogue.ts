@@ -6,7 +6,7 @@
  * `text` (see docs/decisions/020-translations.md): 1070000 (a masked address on a button, no context) and
  * 1050015 (the list of lookup codes, an array in `context.secrets`).
  */
-export const KRATOS_DATA_ONLY_IDS: readonly number[] = [1070000, 1050015];
+export const KRATOS_DATA_ONLY_IDS: readonly KratosMessageId[] = [1070000, 1050015];
 
 /**
  * Params the app adds on top of `context` (server/flows/messages.ts `messageParams`): the flow-expired
@@ -16,7 +16,7 @@ export const KRATOS_DERIVED_PARAMS: Readonly<Record<string, readonly string[]>> 
   expired_at: ['minutes'],
 };
 
-export const KRATOS_MESSAGES: readonly (readonly [id: number, context: readonly string[]])[] = [
+export const KRATOS_MESSAGES = [
   [1010001, []],
   [1010002, ['provider', 'provider_id']],
   [1010003, []],
@@ -177,4 +177,7 @@ export const KRATOS_MESSAGES: readonly (readonly [id: number, context: readonly 
   [5000001, ['reason']],
   [5000002, []],
   [5000003, []],
-];
+] as const satisfies readonly (readonly [id: number, context: readonly string[]])[];
+
+/** Every message id Kratos can emit: the keys of the `kratos.<id>` translations. */
+export type KratosMessageId = (typeof KRATOS_MESSAGES)[number][0];

@@ -20,11 +20,12 @@
 import { AppError, ERROR_CODES } from '../errors.ts';
 import { pathWithQuery, ROUTES } from '../routes.ts';
 import type { Translate } from '../translate.ts';
+import type { KratosMessageId } from './catalogue.ts';
 import type { KratosErrorBody, KratosFlow, UiNode, UiText } from './types.ts';
 
 export type { Translate };
 
-export const SPEC_CODE_BY_MESSAGE_ID: Readonly<Record<number, string>> = {
+export const SPEC_CODE_BY_MESSAGE_ID: Readonly<Partial<Record<KratosMessageId, string>>> = {
   4000006: 'incorrect_email_password',
   4000010: 'unactivated_account',
   4000007: 'email_exists',
@@ -50,13 +51,13 @@ export const ERROR_MESSAGE_KEY_BY_CODE: Readonly<Record<string, string>> = {
 };
 
 /** Messages that mean "this e-mail is taken": shown under the e-mail field, not as a banner. */
-export const EMAIL_EXISTS_IDS: ReadonlySet<number> = new Set([4000007, 4000027, 4000028]);
+export const EMAIL_EXISTS_IDS: ReadonlySet<number> = new Set<KratosMessageId>([4000007, 4000027, 4000028]);
 
 /** Where the e-mail lives in each flow's nodes, first match wins. */
 const EMAIL_FIELDS = ['traits.email', 'identifier', 'email'];
 
 export function specCodeOf(id: number): string | undefined {
-  return SPEC_CODE_BY_MESSAGE_ID[id];
+  return SPEC_CODE_BY_MESSAGE_ID[id as KratosMessageId];
 }
 
 export function messageKey(text: Pick<UiText, 'id'>): string {

@@ -4,11 +4,13 @@
  *
  *   kratosLinkUrl(req, kind, flow, token) → Kratos's own endpoint that checks an emailed link's token
  *   sentToEmail(flow)                      → the address a code was sent to (its "send again" button)
- *   codeSubmitLabels(flow, labels)         → submit labels by `name:value`: main button, send link, resend
+ *   codeSubmitLabels(flow, t, section)     → submit labels by `name:value`: main button, send link, resend,
+ *                                            from `<section>.submitCode|sendCode|sendLink|resendCode`
  *   withCode(flow, code)                   → the code from an emailed link put into the code field
  */
 import type { Request } from 'express';
 import type { FlowKind, KratosFlow, UiNode } from '../../core/kratos/types.ts';
+import type { Translate } from '../../core/translate.ts';
 import { configOf } from '../request-context.ts';
 import { isFlowId } from './kratos.ts';
 
@@ -25,12 +27,11 @@ export function sentToEmail(flow: KratosFlow): string | undefined {
   return typeof value === 'string' && value ? value : undefined;
 }
 
-export type CodeLabels = { submit: string; send: string; sendLink: string; resend: string };
-
-export function codeSubmitLabels(flow: KratosFlow, labels: CodeLabels): Record<string, string> {
-  const out: Record<string, string> = { 'method:code': flow.state === 'sent_email' ? labels.submit : labels.send, 'method:link': labels.sendLink };
+export function codeSubmitLabels(flow: KratosFlow, t: Translate, section: 'recovery' | 'verification'): Record<string, string> {
+  const main = flow.state === 'sent_email' ? `${section}.submitCode` : `${section}.sendCode`;
+  const out: Record<string, string> = { 'method:code': t(main), 'method:link': t(`${section}.sendLink`) };
   const email = sentToEmail(flow);
-  if (email) out[`email:${email}`] = labels.resend;
+  if (email) out[`email:${email}`] = t(`${section}.resendCode`);
   return out;
 }
 

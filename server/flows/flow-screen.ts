@@ -26,10 +26,10 @@ import { flowHasErrors, mapIdentityProviderError } from '../../core/kratos/messa
 import type { FlowKind, KratosFlow } from '../../core/kratos/types.ts';
 import type { Translate } from '../../core/translate.ts';
 import type { Config } from '../config.ts';
-import { documentEndpoint, type EndpointDoc } from '../openapi/registry.ts';
 import { configOf, translator } from '../request-context.ts';
 import { authRateLimit, type RateLimitScope } from '../security/rate-limit.ts';
 import { startTimer, waitForFloor } from '../security/uniform-timing.ts';
+import { documentFlowScreen, type FlowScreenDocs } from './flow-screen-docs.ts';
 import { flowErrorJson, formJson, respondWithoutFlow, splitFieldErrors, translateFieldErrors, visibleFieldNames } from './form-answers.ts';
 import { prefillFlow, replacementFlow, restartNotice } from './flow-replacement.ts';
 import { isFlowId, loadFlow, submitFlow, type CreateFlowParams, type LoadedFlow, type SubmitOutcome } from './kratos.ts';
@@ -54,13 +54,12 @@ export type ScreenRequest = {
   link(path: string, extra?: Record<string, string | undefined>): string;
 };
 
-/** What a view is given: the flow to show, the status, our action, and the errors, translated. */
+/** What a view is given: the flow to show, the status, and the form's props (our action, the flow's
+ * nodes and messages, our errors translated) ready for `FlowForm`. */
 export type ScreenState = {
   flow: KratosFlow;
   status: number;
-  action: string;
-  fieldErrors: Record<string, string[]>;
-  formErrors: string[];
+  form: { action: string; ui: KratosFlow['ui']; fieldErrors: Record<string, string[]>; formErrors: string[] };
 };
 
 export type ScreenView = {
@@ -71,7 +70,6 @@ export type ScreenView = {
   jsonExtra?: Record<string, unknown>;
 };
 
-type Doc = Omit<EndpointDoc, 'method' | 'path'>;
 type Success = Extract<SubmitOutcome, { type: 'success' }>;
 type Location = Extract<SubmitOutcome, { type: 'location' }>;
 type Failure = Extract<SubmitOutcome, { type: 'error' }>;
@@ -84,13 +82,16 @@ export type FlowScreen<Body> = {
   /** Middleware run before both GET and POST (after the rate limit): who may see the screen. */
   guards?: readonly RequestHandler[];
   body: z.ZodType<Body>;
-  docs: { get: Doc; post: Doc };
+  docs: FlowScreenDocs;
   view(screen: ScreenRequest, state: ScreenState): Awaitable<ScreenView>;
   /** The body Kratos gets for a valid submission. */
   toKratos(body: Body, screen: ScreenRequest): Record<string, unknown>;
   onSuccess(screen: ScreenRequest, outcome: Success, body: Body): Awaitable<void>;
 
-  /** Parameters for creating a flow (return_to handed to Kratos, refresh…). */
+  /**
+   * Parameters for creating a flow. By default the allow-listed return_to is handed to Kratos, so the
+   * flows Kratos chains (verification after recovery…) carry it too.
+   */
   flowParams?(screen: ScreenRequest): CreateFlowParams;
   /** Loads the flow to show; defaults to `loadFlow` (reuse while valid, else a new one). */
   load?(screen: ScreenRequest, id: unknown): Promise<LoadedFlow>;
@@ -135,13 +136,9 @@ export async function renderScreen<Body>(def: FlowScreen<Body>, screen: ScreenRe
   const shown = def.prepare ? def.prepare(flow, screen) : flow;
   const action = screen.action(shown.id);
   const { t, req, res } = screen;
-  const state: ScreenState = {
-    flow: shown,
-    status,
-    action,
-    fieldErrors: translateFieldErrors(t, errors.fieldErrors) ?? {},
-    formErrors: (errors.formErrors ?? []).map((key) => translateValidation(t, key)),
-  };
+  const fieldErrors = translateFieldErrors(t, errors.fieldErrors) ?? {};
+  const formErrors = (errors.formErrors ?? []).map((key) => translateValidation(t, key));
+  const state: ScreenState = { flow: shown, status, form: { action, ui: shown.ui, fieldErrors, formErrors } };
   const view = await def.view(screen, state);
   respondForm(req, res, {
     status,
@@ -155,8 +152,12 @@ export async function renderScreen<Body>(def: FlowScreen<Body>, screen: ScreenRe
   });
 }
 
+function flowParams<Body>(def: FlowScreen<Body>, screen: ScreenRequest): CreateFlowParams {
+  return def.flowParams ? def.flowParams(screen) : { returnTo: screen.query.returnTo };
+}
+
 function load<Body>(def: FlowScreen<Body>, screen: ScreenRequest, id: unknown): Promise<LoadedFlow> {
-  return def.load ? def.load(screen, id) : loadFlow(screen.req, screen.res, def.kind, id, def.flowParams?.(screen));
+  return def.load ? def.load(screen, id) : loadFlow(screen.req, screen.res, def.kind, id, flowParams(def, screen));
 }
 
 function signedInTarget(screen: ScreenRequest): string {
@@ -209,7 +210,7 @@ async function answerFlow<Body>(def: FlowScreen<Body>, screen: ScreenRequest, fl
 /** The submitted flow is gone, expired or from another browser: continue on a replacement. */
 async function restart<Body>(def: FlowScreen<Body>, screen: ScreenRequest, outcome: Extract<SubmitOutcome, { type: 'expired' | 'csrf' | 'missing' }>) {
   const { req, res, t } = screen;
-  const next = await replacementFlow(req, res, def.kind, outcome, def.flowParams?.(screen));
+  const next = await replacementFlow(req, res, def.kind, outcome, flowParams(def, screen));
   if (!next.ok) return respondWithoutFlow(req, res, next, signedInTarget(screen));
   if (responseMode(req) === 'json') {
     const shown = def.prepare ? def.prepare(next.flow, screen) : next.flow;
@@ -259,9 +260,8 @@ async function submit<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promi
 export function flowScreenRoutes<Body>(def: FlowScreen<Body>): Router {
   const router = Router();
   const guards = def.guards ?? [];
+  documentFlowScreen(def.paths, def.body, def.docs);
   for (const path of def.paths) {
-    documentEndpoint({ ...def.docs.get, method: 'get', path });
-    documentEndpoint({ ...def.docs.post, method: 'post', path });
     router.get(path, ...guards, (req, res) => show(def, screenRequest(req, res, path)));
     router.post(path, ...authRateLimit(def.rateLimit), ...guards, (req, res) => submit(def, screenRequest(req, res, path)));
   }

@@ -122,6 +122,26 @@ export function checkField(schema: z.ZodType, value: unknown, path: string, ctx:
   check(schema, value, [path], ctx);
 }
 
+/**
+ * The body of a code screen: `code` checks an emailed code, `email` sends one (again). When both come,
+ * `codeWins` says which one the screen acts on (verification checks the code; recovery resends).
+ */
+export function codeOrEmailBody(descriptions: { code: string; email: string }, codeWins: boolean) {
+  return z
+    .object({
+      csrf_token: csrfTokenField,
+      method: codeMethodField,
+      email: z.string().optional().describe(descriptions.email),
+      code: z.string().optional().describe(descriptions.code),
+    })
+    .superRefine((body, ctx) => {
+      const hasCode = body.code !== undefined && body.code !== '';
+      const hasEmail = body.email !== undefined && body.email !== '';
+      if (hasCode && (codeWins || !hasEmail)) checkField(codeField, body.code, 'code', ctx);
+      else checkField(emailField, body.email, 'email', ctx);
+    });
+}
+
 export const logoutBody = z.object({ _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)') });
 
 export const forgetAccountBody = z.object({ _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)') });

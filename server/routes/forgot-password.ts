@@ -21,25 +21,15 @@ import { flowScreenRoutes, type FlowScreen, type ScreenRequest, type ScreenState
 import { isFlowId } from '../flows/kratos.ts';
 import { withParams, type ScreenQuery } from '../flows/query.ts';
 import { respondRedirect } from '../flows/respond.ts';
-import { checkField, codeField, codeMethodField, csrfTokenField, emailField, flowAnswerSchema, flowQuery } from '../flows/schemas.ts';
+import { codeOrEmailBody, flowAnswerSchema, flowQuery } from '../flows/schemas.ts';
 import { guestOnly } from '../flows/session.ts';
-import { errorResponse, flowError, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
 import { configOf } from '../request-context.ts';
 import { safeReturnTo } from '../security/return-to.ts';
+import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
 
 const redirectAnswerSchema = z.object({ redirect_to: z.string().describe('Where the browser goes next') }).meta({ id: 'RedirectAnswer' });
 
-export const recoveryBody = z
-  .object({
-    csrf_token: csrfTokenField,
-    method: codeMethodField,
-    email: z.string().optional().describe('Step one (and "send a new code"): the account address'),
-    code: z.string().optional().describe('Step two: the emailed recovery code'),
-  })
-  .superRefine((body, ctx) => {
-    if (body.code !== undefined && body.code !== '' && (body.email === undefined || body.email === '')) checkField(codeField, body.code, 'code', ctx);
-    else checkField(emailField, body.email, 'email', ctx);
-  });
+export const recoveryBody = codeOrEmailBody({ code: 'Step two: the emailed recovery code', email: 'Step one (and "send a new code"): the account address' }, false);
 
 type RecoveryBody = z.infer<typeof recoveryBody>;
 
@@ -79,14 +69,7 @@ export function recoveredTarget(req: Request, query: ScreenQuery, redirectTo: st
 function view(screen: ScreenRequest, state: ScreenState) {
   const { t, query } = screen;
   const flow = state.flow;
-  const form: ForgotPasswordFormProps = {
-    action: state.action,
-    ui: flow.ui,
-    values: { email: query.prefillEmail },
-    fieldErrors: state.fieldErrors,
-    formErrors: state.formErrors,
-    submitLabels: codeSubmitLabels(flow, { submit: t('recovery.submitCode'), send: t('recovery.sendCode'), sendLink: t('recovery.sendLink'), resend: t('recovery.resendCode') }),
-  };
+  const form: ForgotPasswordFormProps = { ...state.form, values: { email: query.prefillEmail }, submitLabels: codeSubmitLabels(flow, t, 'recovery') };
   return {
     title: flow.state === 'sent_email' ? t('recovery.codeTitle') : t('recovery.title'),
     page: () => createElement(ForgotPasswordPage, { state: flow.state ?? 'choose_method', method: flow.active, form, signInHref: screen.link(ROUTES.signIn) }),
@@ -97,14 +80,11 @@ function view(screen: ScreenRequest, state: ScreenState) {
 export const forgotPasswordScreen: FlowScreen<RecoveryBody> = {
   kind: 'recovery',
   paths: [ROUTES.forgotPassword],
-  rateLimit: 'recovery',
-  guards: [guestOnly],
   body: recoveryBody,
-  flowParams: (screen) => ({ returnTo: screen.query.returnTo }),
   redirectBeforeShow: (screen) => kratosLinkUrl(screen.req, 'recovery', screen.req.query.flow, screen.req.query.token),
-  view,
   toKratos: (body) =>
     body.email ? { method: body.method, email: body.email.trim(), csrf_token: body.csrf_token } : { method: 'code', code: body.code?.trim(), csrf_token: body.csrf_token },
+  view,
   uniformTiming: (body) => Boolean(body.email),
   onFlow(screen, flow) {
     if (!flow.continue_with?.some((item) => item.action === 'show_settings_ui')) return false;
@@ -113,33 +93,18 @@ export const forgotPasswordScreen: FlowScreen<RecoveryBody> = {
   },
   onSuccess: (screen, outcome) => respondRedirect(screen.req, screen.res, recoveredTarget(screen.req, screen.query, undefined, outcome.data.continue_with)),
   onLocation: (screen, outcome) => respondRedirect(screen.req, screen.res, recoveredTarget(screen.req, screen.query, outcome.redirectTo)),
+  guards: [guestOnly],
+  rateLimit: 'recovery',
   docs: {
-    get: {
-      summary: 'Forgot-password form (Kratos recovery flow)',
-      description: 'Guests only. Without `flow` (or with an expired or foreign one) a new flow is created; HTML answers 303 to `?flow=<id>`.',
-      tags: ['recovery'],
-      query: recoveryQuery,
-      responses: {
-        200: { description: 'The flow: state choose_method (ask for the email) or sent_email (ask for the code)', schema: flowAnswerSchema },
-        303: { description: 'HTML: to the new flow; signed in: on to return_to' },
-        400: errorResponse('Signed in (code session_already_available)'),
-      },
-    },
+    tag: 'recovery',
+    query: recoveryQuery,
+    get: { summary: 'Forgot-password form (Kratos recovery flow)', ok: { description: 'The flow: state choose_method (ask for the email) or sent_email (ask for the code)', schema: flowAnswerSchema }, more: SIGNED_IN },
     post: {
       summary: 'Send a recovery code (`email`) or check it (`code`)',
       description:
         'The email step answers the same, in about the same time, whether or not the address has an account. A right code opens a session (cookie) and answers `redirect_to` = the reset-password screen.',
-      tags: ['recovery'],
-      query: recoveryQuery,
-      body: recoveryBody,
-      responses: {
-        200: { description: 'Code sent or wrong code (a flow, messages in `ui.messages`), or recovered (`redirect_to`)', schema: z.union([flowAnswerSchema, redirectAnswerSchema]) },
-        400: flowError('Invalid email or code format (meta.fields), or Kratos refused the input'),
-        403: flowError('Flow from another browser: start again with the new flow'),
-        404: flowError('Unknown flow: start again with the new flow'),
-        410: flowError('Flow replaced (too many attempts, code used, expired): continue with the new flow'),
-        429: TOO_MANY_REQUESTS,
-      },
+      ok: { description: 'Code sent or wrong code (a flow, messages in `ui.messages`), or recovered (`redirect_to`)', schema: z.union([flowAnswerSchema, redirectAnswerSchema]) },
+      invalid: 'Invalid email or code format (meta.fields), or Kratos refused the input',
     },
   },
 };

@@ -17,8 +17,7 @@ import { flowState, prefillFlow } from '../flows/flow-replacement.ts';
 import { respondWithoutFlow } from '../flows/form-answers.ts';
 import { loadFlow } from '../flows/kratos.ts';
 import { respondRedirect, responseMode } from '../flows/respond.ts';
-import { checkField, codeMethodField, csrfTokenField, emailField, flowAnswerSchema, flowQuery } from '../flows/schemas.ts';
-import { flowError, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
+import { checkField, codeMethodField, csrfTokenField, emailField, flowAnswerSchema } from '../flows/schemas.ts';
 
 export const resendBody = z
   .object({
@@ -45,14 +44,8 @@ async function freshFlow(screen: ScreenRequest, id: unknown) {
 
 function view(screen: ScreenRequest, state: ScreenState) {
   const { t, query } = screen;
-  const form: ResendFormProps = {
-    action: state.action,
-    ui: state.flow.ui,
-    values: { email: query.prefillEmail },
-    fieldErrors: state.fieldErrors,
-    formErrors: state.formErrors,
-    submitLabels: { 'method:code': t('resend.submit'), 'method:link': t('resend.submit') },
-  };
+  const submitLabels = { 'method:code': t('resend.submit'), 'method:link': t('resend.submit') };
+  const form: ResendFormProps = { ...state.form, values: { email: query.prefillEmail }, submitLabels };
   return {
     title: t('resend.title'),
     page: () => createElement(ResendVerificationPage, { form, signInHref: screen.link(ROUTES.signIn) }),
@@ -63,12 +56,10 @@ function view(screen: ScreenRequest, state: ScreenState) {
 export const resendVerificationScreen: FlowScreen<ResendBody> = {
   kind: 'verification',
   paths: [ROUTES.resendVerification],
-  rateLimit: 'resend',
   body: resendBody,
-  flowParams: (screen) => ({ returnTo: screen.query.returnTo }),
   load: freshFlow,
-  view,
   toKratos: (body) => ({ method: body.method, email: body.email?.trim(), csrf_token: body.csrf_token }),
+  view,
   uniformTiming: () => true,
   async onFlow(screen, flow, submittedId) {
     const { req, res } = screen;
@@ -88,28 +79,16 @@ export const resendVerificationScreen: FlowScreen<ResendBody> = {
   },
   onSuccess: (screen) => respondRedirect(screen.req, screen.res, verificationHref(screen, String(screen.req.query.flow))),
   onSignedIn: (screen, _outcome, submittedId) => respondRedirect(screen.req, screen.res, verificationHref(screen, submittedId)),
+  rateLimit: 'resend',
   docs: {
-    get: {
-      summary: 'Resend-verification form (a fresh Kratos verification flow)',
-      tags: ['verification'],
-      query: flowQuery,
-      responses: { 200: { description: 'The flow (state choose_method): post the email to `ui.action`', schema: flowAnswerSchema } },
-    },
+    tag: 'verification',
+    get: { summary: 'Resend-verification form (a fresh Kratos verification flow)', ok: { description: 'The flow (state choose_method): post the email to `ui.action`', schema: flowAnswerSchema } },
     post: {
       summary: 'Send a new verification code to an address',
       description:
         'Answers the same, in about the same time, whether or not the address has an account. On success the flow is in state sent_email and `continue_to` is the verification screen where the code is entered.',
-      tags: ['verification'],
-      query: flowQuery,
-      body: resendBody,
-      responses: {
-        200: { description: 'Sent (or silently ignored for unknown addresses): continue at continue_to', schema: flowAnswerSchema },
-        400: flowError('Invalid email (meta.fields) or Kratos refused it'),
-        403: flowError('Flow from another browser: start again with the new flow'),
-        404: flowError('Unknown flow: start again with the new flow'),
-        410: flowError('Flow expired: continue with the new flow'),
-        429: TOO_MANY_REQUESTS,
-      },
+      ok: { description: 'Sent (or silently ignored for unknown addresses): continue at continue_to', schema: flowAnswerSchema },
+      invalid: 'Invalid email (meta.fields) or Kratos refused it',
     },
   },
 };

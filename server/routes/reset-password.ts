@@ -17,8 +17,8 @@ import { flowScreenRoutes, type FlowScreen, type ScreenRequest, type ScreenState
 import { whoami } from '../flows/kratos.ts';
 import { screenQuery, withParams } from '../flows/query.ts';
 import { respondError, respondRedirect, responseMode } from '../flows/respond.ts';
-import { checkField, csrfTokenField, flowAnswerSchema, flowQuery, passwordField } from '../flows/schemas.ts';
-import { errorResponse, flowError, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
+import { checkField, csrfTokenField, flowAnswerSchema, passwordField } from '../flows/schemas.ts';
+import { errorResponse, flowError } from '../openapi/registry.ts';
 import { configOf, translator } from '../request-context.ts';
 
 export const resetPasswordBody = z
@@ -48,13 +48,7 @@ function view(screen: ScreenRequest, state: ScreenState) {
   const { t } = screen;
   const done = state.flow.state === 'success';
   const continueHref = screen.query.returnTo ?? '/';
-  const form: ResetPasswordFormProps = {
-    action: state.action,
-    ui: state.flow.ui,
-    fieldErrors: state.fieldErrors,
-    formErrors: state.formErrors,
-    submitLabels: { 'method:password': t('recovery.savePassword') },
-  };
+  const form: ResetPasswordFormProps = { ...state.form, submitLabels: { 'method:password': t('recovery.savePassword') } };
   return {
     title: done ? t('recovery.doneTitle') : t('recovery.resetTitle'),
     page: () => createElement(ResetPasswordPage, { done, form, continueHref }),
@@ -76,41 +70,28 @@ function startOver(screen: ScreenRequest, status: number, body: unknown): void {
 export const resetPasswordScreen: FlowScreen<ResetPasswordBody> = {
   kind: 'settings',
   paths: [ROUTES.resetPassword],
-  rateLimit: 'recovery',
-  guards: [requireRecoverySession],
   body: resetPasswordBody,
-  flowParams: (screen) => ({ returnTo: screen.query.returnTo }),
   prepare: passwordOnly,
-  view,
   toKratos: (body) => ({ method: 'password', password: body.password, csrf_token: body.csrf_token }),
+  view,
   onSuccess: (screen) => respondRedirect(screen.req, screen.res, screen.action(String(screen.req.query.flow))),
   onLocation: (screen, outcome) => startOver(screen, outcome.status, outcome.body),
   onSignedIn: (screen, outcome) => startOver(screen, outcome.status, outcome.body),
   onError: (screen, outcome) => startOver(screen, outcome.status, outcome.body),
+  guards: [requireRecoverySession],
+  rateLimit: 'recovery',
   docs: {
+    tag: 'recovery',
     get: {
       summary: 'Reset-password form: the settings flow opened by recovery, narrowed to the password',
-      tags: ['recovery'],
-      query: flowQuery,
-      responses: {
-        200: { description: 'The settings flow (password nodes only); state success once saved', schema: flowAnswerSchema },
-        303: { description: 'HTML: to the new flow; without the recovery session: to /forgot-password' },
-        401: errorResponse('No session: start recovery again'),
-      },
+      ok: { description: 'The settings flow (password nodes only); state success once saved', schema: flowAnswerSchema },
+      more: { 401: errorResponse('No session: start recovery again') },
     },
     post: {
       summary: 'Set the new password',
-      tags: ['recovery'],
-      query: flowQuery,
-      body: resetPasswordBody,
-      responses: {
-        200: { description: 'Saved: the flow in state success and `continue_to`', schema: flowAnswerSchema },
-        400: flowError('Too short, too long, too similar to the email, or found in a breach'),
-        401: errorResponse('No session: start recovery again'),
-        403: flowError('Session too old for a password change, or flow from another browser'),
-        410: flowError('Flow expired: continue with the new flow'),
-        429: TOO_MANY_REQUESTS,
-      },
+      ok: { description: 'Saved: the flow in state success and `continue_to`', schema: flowAnswerSchema },
+      invalid: 'Too short, too long, too similar to the email, or found in a breach',
+      more: { 401: errorResponse('No session: start recovery again'), 403: flowError('Session too old for a password change, or flow from another browser') },
     },
   },
 };

@@ -17,12 +17,13 @@ import { forgetLastAccount, readLastAccount, rememberLastAccount } from '../flow
 import { flowScreenRoutes, type FlowScreen, type ScreenRequest, type ScreenState } from '../flows/flow-screen.ts';
 import { screenQuery, withParams } from '../flows/query.ts';
 import { respondRedirect } from '../flows/respond.ts';
-import { flowQuery, flowStateResultSchema, forgetAccountBody, redirectResultSchema, signInBody, type SignInBody } from '../flows/schemas.ts';
+import { flowStateResultSchema, forgetAccountBody, redirectResultSchema, signInBody, type SignInBody } from '../flows/schemas.ts';
 import { guestOnly } from '../flows/session.ts';
 import { answerProviderRedirect } from '../flows/social.ts';
-import { documentEndpoint, errorResponse, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
+import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { configOf } from '../request-context.ts';
 import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
+import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
 
 /** Guests only, but a signed-in user asked to sign in again (`refresh=true`) gets the refresh flow. */
 const guestOrRefresh: RequestHandler = (req, res, next) => (req.query.refresh === 'true' ? next() : guestOnly(req, res, next));
@@ -36,14 +37,8 @@ const csrfForLastAccount: RequestHandler = (req, res, next) => (readLastAccount(
 function view(screen: ScreenRequest, state: ScreenState) {
   const { req, query, t } = screen;
   const email = screen.input.identifier;
-  const form = {
-    action: state.action,
-    ui: state.flow.ui,
-    values: { identifier: query.prefillEmail },
-    fieldErrors: state.fieldErrors,
-    formErrors: state.formErrors,
-    highlight: query.highlight === 'password' ? 'password' : query.highlight === 'email' ? 'identifier' : undefined,
-  };
+  const highlight = query.highlight === 'password' ? 'password' : query.highlight === 'email' ? 'identifier' : undefined;
+  const form = { ...state.form, values: { identifier: query.prefillEmail }, highlight };
   const forgotPasswordHref = screen.link(ROUTES.forgotPassword);
   const lastAccount = readLastAccount(req);
   return {
@@ -67,17 +62,16 @@ function view(screen: ScreenRequest, state: ScreenState) {
 export const signInScreen: FlowScreen<SignInBody> = {
   kind: 'login',
   paths: [ROUTES.signIn],
-  rateLimit: 'sign-in',
-  guards: [guestOrRefresh, csrfForLastAccount],
   body: signInBody,
+  // return_to stays in our own query string, checked on success: Kratos is not given it.
   flowParams: (screen) => ({ refresh: screen.query.refresh }),
   // The logout marker must survive the hop to the new flow: the page it lands on clears the stored token.
   newFlowAddress: (screen, flow) => screen.link(ROUTES.signIn, { flow: flow.id, logged_out: screen.req.query.logged_out === '1' ? '1' : undefined }),
-  view,
   toKratos: (body) =>
     body.provider !== undefined
       ? { method: 'oidc', provider: body.provider, csrf_token: body.csrf_token }
       : { method: 'password', identifier: body.identifier, password: body.password, csrf_token: body.csrf_token },
+  view,
   onSuccess(screen, outcome, body) {
     const session = outcome.data.session;
     const traits = session?.identity?.traits;
@@ -87,32 +81,16 @@ export const signInScreen: FlowScreen<SignInBody> = {
     respondRedirect(screen.req, screen.res, screen.query.returnTo ?? '/', json);
   },
   onLocation: (screen, outcome, body) => answerProviderRedirect(screen.req, screen.res, outcome, body.provider, screen.query.prefillEmail ?? body.identifier),
+  guards: [guestOrRefresh, csrfForLastAccount],
+  rateLimit: 'sign-in',
   docs: {
-    get: {
-      summary: 'Sign-in form (Kratos login flow)',
-      description:
-        'Without `flow` (or with an expired or foreign one) a new login flow is created: HTML answers 303 to `?flow=<id>`, JSON answers the new flow. Signed-in callers are sent on to return_to.',
-      tags: ['sign-in'],
-      query: flowQuery,
-      responses: {
-        200: { description: 'The login flow; post `ui.action` with its csrf_token', schema: flowStateResultSchema },
-        303: { description: 'HTML: to the new flow, or (signed in) to return_to' },
-        400: errorResponse('Already signed in (JSON): code session_already_available'),
-      },
-    },
+    tag: 'sign-in',
+    get: { summary: 'Sign-in form (Kratos login flow)', ok: { description: 'The login flow; post `ui.action` with its csrf_token', schema: flowStateResultSchema }, more: SIGNED_IN },
     post: {
       summary: 'Sign in with e-mail and password, or start social sign-in with `provider`',
-      tags: ['sign-in'],
-      query: flowQuery,
-      body: signInBody,
-      responses: {
-        200: { description: 'Signed in: where to go next (HTML posts get 303)', schema: redirectResultSchema },
-        400: errorResponse('Validation or credentials error (code incorrect_email_password, unactivated_account, validation_error, …)'),
-        403: errorResponse('Flow from another browser: a new flow id is in meta.flowId'),
-        410: errorResponse('Flow expired: a new flow id is in meta.flowId'),
-        422: errorResponse('Social sign-in: code browser_location_change_required, meta.redirect_browser_to'),
-        429: TOO_MANY_REQUESTS,
-      },
+      ok: { description: 'Signed in: where to go next (HTML posts get 303)', schema: redirectResultSchema },
+      invalid: 'Validation or credentials error (code incorrect_email_password, unactivated_account, validation_error, …)',
+      more: { 422: errorResponse('Social sign-in: code browser_location_change_required, meta.redirect_browser_to') },
     },
   },
 };

@@ -13,10 +13,11 @@ import type { KratosFlow } from '../../core/kratos/types.ts';
 import { SignUpForm, SignUpPage, type TermsSummary } from '../../views/pages/SignUpPage.tsx';
 import { flowScreenRoutes, type FlowScreen, type ScreenRequest, type ScreenState } from '../flows/flow-screen.ts';
 import { respondRedirect } from '../flows/respond.ts';
-import { flowQuery, flowStateResultSchema, redirectResultSchema, signUpBody, type SignUpBody } from '../flows/schemas.ts';
+import { flowStateResultSchema, redirectResultSchema, signUpBody, type SignUpBody } from '../flows/schemas.ts';
 import { guestOnly } from '../flows/session.ts';
 import { answerProviderRedirect } from '../flows/social.ts';
-import { errorResponse, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
+import { errorResponse } from '../openapi/registry.ts';
+import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
 
 /** Traits the app fills itself: never shown as fields. */
 const INTERNAL_TRAITS = ['traits.avatarRemoteId', 'traits.loginService'] as const;
@@ -42,9 +43,9 @@ function termsMode(flow: KratosFlow): 'ask' | 'accepted' {
 }
 
 function view(screen: ScreenRequest, state: ScreenState) {
-  const { terms: termsErrors, ...fieldErrors } = state.fieldErrors;
+  const { terms: termsErrors, ...fieldErrors } = state.form.fieldErrors;
   const formProps = {
-    form: { action: state.action, ui: state.flow.ui, omit: INTERNAL_TRAITS, values: { 'traits.email': screen.query.prefillEmail }, fieldErrors, formErrors: state.formErrors },
+    form: { ...state.form, fieldErrors, omit: INTERNAL_TRAITS, values: { 'traits.email': screen.query.prefillEmail } },
     terms: termsMode(state.flow),
     termsError: termsErrors?.[0],
     termsSummary: termsSummary(screen.req),
@@ -76,12 +77,12 @@ function toKratos(body: SignUpBody): Record<string, unknown> {
 export const signUpScreen: FlowScreen<SignUpBody> = {
   kind: 'registration',
   paths: [ROUTES.signUp],
-  rateLimit: 'sign-up',
-  guards: [guestOnly],
   body: signUpBody,
+  // return_to stays in our own query string, checked on success: Kratos is not given it.
+  flowParams: () => ({}),
   ownFields: ['terms'],
-  view,
   toKratos,
+  view,
   onSuccess(screen, outcome, body) {
     const verification = outcome.data.continue_with?.find((item) => item.action === 'show_verification_ui' && item.flow?.id)?.flow?.id;
     if (verification) return respondRedirect(screen.req, screen.res, screen.link(ROUTES.verification, { flow: verification }), { verification_flow_id: verification });
@@ -89,32 +90,17 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
     respondRedirect(screen.req, screen.res, screen.link(ROUTES.signIn, { email: body['traits.email']?.trim() }));
   },
   onLocation: (screen, outcome, body) => answerProviderRedirect(screen.req, screen.res, outcome, body.provider, screen.query.prefillEmail),
+  guards: [guestOnly],
+  rateLimit: 'sign-up',
   docs: {
-    get: {
-      summary: 'Sign-up form (Kratos registration flow)',
-      description: 'Without `flow` (or with an expired or foreign one) a new registration flow is created: HTML answers 303 to `?flow=<id>`, JSON the flow.',
-      tags: ['sign-up'],
-      query: flowQuery,
-      responses: {
-        200: { description: 'The registration flow; post `ui.action` with its csrf_token', schema: flowStateResultSchema },
-        303: { description: 'HTML: to the new flow, or (signed in) to return_to' },
-        400: errorResponse('Already signed in (JSON): code session_already_available'),
-      },
-    },
+    tag: 'sign-up',
+    get: { summary: 'Sign-up form (Kratos registration flow)', ok: { description: 'The registration flow; post `ui.action` with its csrf_token', schema: flowStateResultSchema }, more: SIGNED_IN },
     post: {
       summary: 'Sign up: profile step (`method=profile`), credential step (`method=password`) or social (`provider`)',
       description: 'A two-step registration answers the first step with the next state of the flow (200 in JSON, 303 back to the form in HTML).',
-      tags: ['sign-up'],
-      query: flowQuery,
-      body: signUpBody,
-      responses: {
-        200: { description: 'Signed up: `redirect_to` is the verification screen; or the next step as `{ flow }`', schema: redirectResultSchema.or(flowStateResultSchema) },
-        400: errorResponse('Validation error (code validation_error, email_exists, similarity_password, leaked_password, …)'),
-        403: errorResponse('Flow from another browser: a new flow id is in meta.flowId'),
-        410: errorResponse('Flow expired: a new flow id is in meta.flowId'),
-        422: errorResponse('Social sign-up: code browser_location_change_required, meta.redirect_browser_to'),
-        429: TOO_MANY_REQUESTS,
-      },
+      ok: { description: 'Signed up: `redirect_to` is the verification screen; or the next step as `{ flow }`', schema: redirectResultSchema.or(flowStateResultSchema) },
+      invalid: 'Validation error (code validation_error, email_exists, similarity_password, leaked_password, …)',
+      more: { 422: errorResponse('Social sign-up: code browser_location_change_required, meta.redirect_browser_to') },
     },
   },
 };

@@ -20,8 +20,7 @@ import { codeSubmitLabels, kratosLinkUrl, sentToEmail, withCode } from '../flows
 import { flowScreenRoutes, type FlowScreen, type ScreenRequest, type ScreenState } from '../flows/flow-screen.ts';
 import { whoami } from '../flows/kratos.ts';
 import { respondRedirect } from '../flows/respond.ts';
-import { checkField, codeField, codeMethodField, csrfTokenField, emailField, flowAnswerSchema, flowQuery } from '../flows/schemas.ts';
-import { flowError, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
+import { codeOrEmailBody, flowAnswerSchema, flowQuery } from '../flows/schemas.ts';
 import { safeReturnTo } from '../security/return-to.ts';
 
 const verificationQuery = flowQuery.extend({
@@ -29,17 +28,10 @@ const verificationQuery = flowQuery.extend({
   token: z.string().max(256).optional().describe('Link method: the token from the emailed link (forwarded to Kratos)'),
 });
 
-export const verificationBody = z
-  .object({
-    csrf_token: csrfTokenField,
-    method: codeMethodField,
-    code: z.string().optional().describe('The emailed code: verifies the address'),
-    email: z.string().optional().describe('Without `code`: sends a (new) code to this address'),
-  })
-  .superRefine((body, ctx) => {
-    if (body.code !== undefined && body.code !== '') checkField(codeField, body.code, 'code', ctx);
-    else checkField(emailField, body.email, 'email', ctx);
-  });
+export const verificationBody = codeOrEmailBody(
+  { code: 'The emailed code: verifies the address', email: 'Without `code`: sends a (new) code to this address' },
+  true,
+);
 
 type VerificationBody = z.infer<typeof verificationBody>;
 
@@ -56,15 +48,7 @@ async function view(screen: ScreenRequest, state: ScreenState) {
   const flow = state.flow;
   const next = await continueTo(screen, state);
   const signInHref = screen.link(ROUTES.signIn);
-  const form: VerificationFormProps = {
-    action: state.action,
-    ui: flow.ui,
-    values: { email: query.prefillEmail },
-    fieldErrors: state.fieldErrors,
-    formErrors: state.formErrors,
-    submitLabels: codeSubmitLabels(flow, { submit: t('verification.submitCode'), send: t('verification.sendCode'), sendLink: t('verification.sendLink'), resend: t('verification.resendCode') }),
-    signInHref,
-  };
+  const form: VerificationFormProps = { ...state.form, values: { email: query.prefillEmail }, submitLabels: codeSubmitLabels(flow, t, 'verification'), signInHref };
   return {
     title: t('verification.title'),
     page: () =>
@@ -86,44 +70,31 @@ async function view(screen: ScreenRequest, state: ScreenState) {
 export const verificationScreen: FlowScreen<VerificationBody> = {
   kind: 'verification',
   paths: VERIFICATION_PATHS,
-  rateLimit: 'verification',
   body: verificationBody,
-  flowParams: (screen) => ({ returnTo: screen.query.returnTo }),
   redirectBeforeShow: (screen) => kratosLinkUrl(screen.req, 'verification', screen.req.query.flow, screen.req.query.token),
   prepare: (flow, screen) => withCode(flow, screen.req.query.code),
-  view,
   toKratos: (body) =>
     body.code ? { method: 'code', code: body.code.trim(), csrf_token: body.csrf_token } : { method: body.method, email: body.email?.trim(), csrf_token: body.csrf_token },
+  view,
   // Kratos answers a verified code with the flow (state passed_challenge); a plain 200 is shown the same way.
   onSuccess: (screen) => respondRedirect(screen.req, screen.res, screen.action(String(screen.req.query.flow))),
   onSignedIn: (screen, _outcome, submittedId) => respondRedirect(screen.req, screen.res, screen.action(submittedId)),
   // 410 self_service_flow_replaced (a finished flow submitted again, contract §10.3): the replacement
   // Kratos made carries message 4070002, so browsers simply move to it.
   followExpiredFlow: true,
+  rateLimit: 'verification',
   docs: {
+    tag: 'verification',
+    query: verificationQuery,
     get: {
       summary: 'Email verification form (Kratos verification flow)',
-      description: 'Without `flow` (or with an expired or foreign one) a new flow is created; HTML answers 303 to `?flow=<id>`.',
-      tags: ['verification'],
-      query: verificationQuery,
-      responses: {
-        200: { description: 'The flow: state choose_method, sent_email or passed_challenge', schema: flowAnswerSchema },
-        303: { description: 'HTML: to the new flow, or (link method) to Kratos to check the token' },
-      },
+      description: '`flow` with an emailed link\'s `token` (link method) answers 303 to Kratos, which checks it and comes back.',
+      ok: { description: 'The flow: state choose_method, sent_email or passed_challenge', schema: flowAnswerSchema },
     },
     post: {
       summary: 'Verify the address with the emailed code, or (with `email` only) send a new code',
-      tags: ['verification'],
-      query: verificationQuery,
-      body: verificationBody,
-      responses: {
-        200: { description: 'Code sent (state sent_email) or address verified (state passed_challenge, with continue_to)', schema: flowAnswerSchema },
-        400: flowError('Wrong or expired code, invalid email, or validation errors (meta.fields)'),
-        403: flowError('Flow from another browser: start again with the new flow'),
-        404: flowError('Unknown flow: start again with the new flow'),
-        410: flowError('Flow replaced or expired: continue with the new flow'),
-        429: TOO_MANY_REQUESTS,
-      },
+      ok: { description: 'Code sent (state sent_email) or address verified (state passed_challenge, with continue_to)', schema: flowAnswerSchema },
+      invalid: 'Wrong or expired code, invalid email, or validation errors (meta.fields)',
     },
   },
 };

@@ -9,11 +9,11 @@
  *   clearAuthCookies(res, config) expires both (logout)
  */
 import type { Request, Response } from 'express';
+import { EMAIL_LIKE } from '../../core/limits.ts';
 import type { Config } from '../config.ts';
 
 export const LAST_ACCESS_ACCOUNT = 'last_access_account';
 const COOKIE_DAYS_MS = 360 * 24 * 60 * 60 * 1000;
-const EMAIL_SHAPE = /^[^\s@<>]{1,200}@[^\s@<>]{1,255}$/;
 
 export type LastAccount = { email: string; name?: string };
 
@@ -38,7 +38,7 @@ export function readLastAccount(req: Request): LastAccount | undefined {
   if (typeof raw !== 'string' || raw.length > 1024) return undefined;
   try {
     const parsed = JSON.parse(raw) as Partial<LastAccount>;
-    if (typeof parsed.email !== 'string' || !EMAIL_SHAPE.test(parsed.email)) return undefined;
+    if (typeof parsed.email !== 'string' || !EMAIL_LIKE.test(parsed.email)) return undefined;
     const name = typeof parsed.name === 'string' && parsed.name.length <= 64 ? parsed.name : undefined;
     return { email: parsed.email, ...(name ? { name } : {}) };
   } catch {

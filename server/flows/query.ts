@@ -11,6 +11,7 @@
  *                                       read FROM return_to, the prefill e-mail (loginHint, then email), …
  */
 import type { Request } from 'express';
+import { EMAIL_LIKE } from '../../core/limits.ts';
 import type { Config } from '../config.ts';
 import { readFromReturnTo, safeReturnTo } from '../security/return-to.ts';
 
@@ -55,7 +56,6 @@ export type ScreenQuery = {
 };
 
 const SHORT_TOKEN = /^[A-Za-z0-9_.:-]{1,64}$/;
-const EMAIL_LIKE = /^[^\s@<>]{1,200}@[^\s@<>]{1,255}$/;
 
 function shortToken(value: unknown): string | undefined {
   return typeof value === 'string' && SHORT_TOKEN.test(value) ? value : undefined;

@@ -11,8 +11,9 @@
  *   flattenBody(body)         → JSON `{ traits: { email } }` becomes the form's `traits.email`
  */
 import { z } from 'zod';
+import { LIMITS } from '../../core/limits.ts';
 
-export const LIMITS = { emailMax: 255, nameMax: 32, passwordMin: 8, passwordMax: 72 } as const;
+export { LIMITS };
 
 /** Interpolation params of the `validation.*` messages used here. */
 export const VALIDATION_PARAMS: Readonly<Record<string, Record<string, number>>> = {

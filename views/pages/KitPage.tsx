@@ -1,3 +1,4 @@
+import { LIMITS } from '../../core/limits.ts';
 import { useT } from '../context.ts';
 import { Alert } from '../components/Alert.tsx';
 import { Avatar } from '../components/Avatar.tsx';
@@ -38,10 +39,10 @@ export function KitForm(props: KitFormState) {
         defaultValue={props.name}
         error={props.error}
         autoComplete="name"
-        maxLength={32}
+        maxLength={LIMITS.nameMax}
         clearable
       />
-      <PasswordInput id="kit-password" name="password" label={t('ui.kit.passwordLabel')} autoComplete="new-password" maxLength={72} />
+      <PasswordInput id="kit-password" name="password" label={t('ui.kit.passwordLabel')} autoComplete="new-password" maxLength={LIMITS.passwordMax} />
       <div className="row">
         <Button type="submit" name="intent" value="save" size="LG">
           {t('ui.kit.submit')}

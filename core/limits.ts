@@ -1,0 +1,11 @@
+/**
+ * Spec §5 input limits, used by the body schemas, the forms' `maxLength` and the islands. Kratos stays
+ * the authority; these only spare it obviously bad input.
+ */
+export const LIMITS = { emailMax: 255, nameMax: 32, passwordMin: 8, passwordMax: 72 } as const;
+
+/**
+ * Looks like one e-mail address, for values we only carry (a prefill from the address bar, the
+ * remembered account): short enough to be an address, no spaces or angle brackets.
+ */
+export const EMAIL_LIKE = /^[^\s@<>]{1,200}@[^\s@<>]{1,255}$/;

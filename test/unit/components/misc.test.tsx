@@ -155,7 +155,11 @@ describe('the kit page and the stylesheet', () => {
   });
 
   it('uses system fonts only, both themes, the spec breakpoints, reduced motion and focus rings', () => {
-    const css = readFileSync('public/styles/app.css', 'utf8');
+    // The entry imports its local parts only; the bundle is their concatenation.
+    const entry = readFileSync('public/styles/app.css', 'utf8');
+    const parts = [...entry.matchAll(/@import '\.\/([a-z-]+\.css)';/g)].map((match) => match[1]!);
+    expect(parts).toEqual(['base.css', 'components.css', 'screens.css']);
+    const css = [entry.replace(/@import '[^']+';/g, ''), ...parts.map((part) => readFileSync(`public/styles/${part}`, 'utf8'))].join('\n');
     expect(css).not.toMatch(/@font-face|@import|url\(/);
     expect(css).toContain('system-ui');
     expect(css).toContain('[data-theme=dark]');

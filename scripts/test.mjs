@@ -1,18 +1,72 @@
-// `npm test`: builds, runs every vitest project (unit, integration, e2e) and the size budget check,
-// then prints one closing line that sums every suite: "N passed, N failed". Extra arguments go to
-// vitest (`npm test -- test/unit`). Exit status: 0 only when nothing failed.
+// `npm test`: runs the checks (typecheck, lint, format), builds, runs every vitest project (unit,
+// integration, e2e) and the size budget check, then prints one closing line that sums every suite:
+// "N passed, N failed". Each check is one suite, passed or failed, printed with its name
+// (`typecheck: passed`, `lint: 3 problems`). Extra arguments go to vitest (`npm test -- test/unit`).
+// Exit status: 0 only when nothing failed.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { countVitestRun } from './test-summary.ts';
+import { countCheck, countPrettierFiles, countTscErrors, countVitestRun, readEslintReport } from './test-summary.ts';
 
 const REPORT = 'test-results/vitest.json';
+const ESLINT_REPORT = 'test-results/eslint.json';
 // This very Node (24 under npm) for every child, whatever `node` the PATH holds.
 const node = process.execPath;
 const run = (args) => spawnSync(node, args, { stdio: 'inherit', env: process.env });
+/** Runs a child with its output captured (to count problems), then shows that output. */
+const capture = (args) => {
+  const child = spawnSync(node, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (child.stdout) process.stdout.write(child.stdout);
+  if (child.stderr) process.stderr.write(child.stderr);
+  if (child.error) console.log(String(child.error));
+  return { status: child.status, output: `${child.stdout ?? ''}\n${child.stderr ?? ''}` };
+};
+const readOrUndefined = (file) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
 
 let passed = 0;
 let failed = 0;
 const summary = () => console.log(`${passed} passed, ${failed} failed`);
+const checkLines = [];
+const count = (result) => {
+  passed += result.passed;
+  failed += result.failed;
+  checkLines.push(result.line);
+  console.log(result.line);
+};
+
+mkdirSync('test-results', { recursive: true });
+
+// The checks first: they are the quick ones, and they count even when the build fails.
+// Same commands as `npm run typecheck`, `npm run lint`, `npm run format:check`.
+const tsc = capture(['node_modules/.bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
+count(countCheck('typecheck', tsc.status, countTscErrors(tsc.output), 'error'));
+
+rmSync(ESLINT_REPORT, { force: true }); // a stale report must never stand in for this run
+const eslint = capture([
+  'node_modules/.bin/eslint',
+  '.',
+  '--cache',
+  '--cache-location',
+  'node_modules/.cache/eslint/',
+  '--cache-strategy',
+  'content',
+  '-f',
+  'json',
+  '-o',
+  ESLINT_REPORT,
+]);
+const lintReport = readEslintReport(readOrUndefined(ESLINT_REPORT), process.cwd());
+for (const line of (lintReport?.lines ?? []).slice(0, 200)) console.log(line);
+if (lintReport && lintReport.lines.length > 200) console.log(`… and ${lintReport.lines.length - 200} more (${ESLINT_REPORT})`);
+count(countCheck('lint', eslint.status, lintReport?.problems));
+
+const prettier = capture(['node_modules/.bin/prettier', '--check', '.', '--cache']);
+count(countCheck('format', prettier.status, countPrettierFiles(prettier.output), 'unformatted file'));
 
 if (run(['scripts/build.mjs']).status !== 0) {
   console.log('build failed');
@@ -21,17 +75,10 @@ if (run(['scripts/build.mjs']).status !== 0) {
   process.exit(1);
 }
 
-mkdirSync('test-results', { recursive: true });
 rmSync(REPORT, { force: true }); // a stale report must never stand in for this run
 const extra = process.argv.slice(2);
 const vitest = run(['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile=${REPORT}`, ...extra]);
-let reportText;
-try {
-  reportText = readFileSync(REPORT, 'utf8');
-} catch {
-  reportText = undefined;
-}
-const counted = countVitestRun(reportText, vitest.status);
+const counted = countVitestRun(readOrUndefined(REPORT), vitest.status);
 passed += counted.passed;
 failed += counted.failed;
 if (counted.note) console.log(counted.note);
@@ -43,5 +90,7 @@ else {
   console.log('size budget check failed');
 }
 
+// The checks' lines again, next to the closing line, where they are seen.
+for (const line of checkLines) console.log(line);
 summary();
 process.exit(failed === 0 ? 0 : 1);

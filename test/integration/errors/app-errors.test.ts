@@ -1,0 +1,220 @@
+import express, { type Express } from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translator } from '../../../server/request-context.ts';
+import { provideCsrfToken } from '../../../server/security/csrf.ts';
+import { createSession } from '../../../server/session.ts';
+import { buildApp, memoryLogger, testApp, testConfig } from '../../support/app.ts';
+
+let build: ReturnType<typeof buildApp>;
+let app: Express;
+const log = memoryLogger();
+
+beforeAll(async () => {
+  build = buildApp();
+  app = await testApp(build.assetsDir, {}, log.logger);
+});
+afterAll(() => build.remove());
+
+const STACK_FRAME = /\bat .+\.(ts|tsx|js):\d+/;
+
+describe('unknown paths', () => {
+  it('render the 404 page with status 404, /404 included, for any method', async () => {
+    for (const [method, url] of [
+      ['get', '/definitely/not/here'],
+      ['get', '/404'],
+      ['post', '/nope'],
+    ] as const) {
+      const res = await request(app)[method](url);
+      expect(res.status, url).toBe(404);
+      expect(res.text).toContain('<h1>Page not found</h1>');
+    }
+  });
+
+  it('answer JSON in the spec error shape to Accept: application/json', async () => {
+    const res = await request(app).get('/nope').set('Accept', 'application/json').set('X-Request-Id', 'req-404');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ code: 'not_found', message: expect.any(String), meta: { requestId: 'req-404' } });
+  });
+
+  it('are translated', async () => {
+    const res = await request(app).get('/nope?lng=fr');
+    expect(res.text).toContain('<html lang="fr"');
+    expect(res.text).toContain('Page introuvable');
+  });
+});
+
+describe('a handler that throws', () => {
+  it('gives the crash screen with status 500 and the request id, never the error or a stack', async () => {
+    for (const url of ['/__test/crash', '/__test/crash-async']) {
+      const res = await request(app).get(url).set('X-Request-Id', 'crash-123');
+      expect(res.status, url).toBe(500);
+      expect(res.text).toContain('Something went wrong');
+      expect(res.text).toContain('Sorry, we’re having some technical issues. Try to refresh the page.');
+      // Retry reloads: a link to the same address (an island makes it location.reload()).
+      expect(res.text).toMatch(/<a (?=[^>]*href="\/__test\/crash(-async)?")(?=[^>]*data-reload)[^>]*>(?:(?!<\/a>).)*Retry(?:(?!<\/a>).)*<\/a>/);
+      expect(res.text).toContain('crash-123');
+      expect(res.text).not.toContain('Deliberate');
+      expect(res.text).not.toMatch(STACK_FRAME);
+    }
+  });
+
+  it('and the next request is served normally', async () => {
+    expect((await request(app).get('/__test/crash')).status).toBe(500);
+    const next = await request(app).get('/healthz');
+    expect(next.status).toBe(200);
+    expect(next.body).toEqual({ status: 'ok' });
+    expect((await request(app).get('/__test/form')).status).toBe(200);
+  });
+
+  it('answers JSON without a stack to Accept: application/json', async () => {
+    const res = await request(app).get('/__test/crash').set('Accept', 'application/json').set('X-Request-Id', 'j-1');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ code: 'internal_error', message: expect.any(String), meta: { requestId: 'j-1' } });
+    expect(JSON.stringify(res.body)).not.toContain('Deliberate');
+    expect(JSON.stringify(res.body)).not.toMatch(STACK_FRAME);
+  });
+
+  it('the crash page is translated', async () => {
+    const res = await request(app).get('/__test/crash').set('Accept-Language', 'vi');
+    expect(res.text).toContain('<html lang="vi"');
+    expect(res.text).not.toContain('Something went wrong');
+  });
+
+  it('error pages can translate even when the failure came before the i18n middleware', () => {
+    const t = translator({ app } as never);
+    expect(t('crash.title')).toBe('Something went wrong');
+  });
+
+  it('logs the error with its stack (the log is for us, the page is for the visitor)', async () => {
+    await request(app).get('/__test/crash').set('X-Request-Id', 'logged-crash');
+    const line = log.lines().find((entry) => entry.includes('logged-crash') && entry.includes('Deliberate crash'));
+    expect(line).toBeDefined();
+    expect(JSON.parse(line!).level).toBe(50);
+  });
+});
+
+describe('bad request bodies get a translated 4xx, never a 500', () => {
+  it('malformed JSON → 400', async () => {
+    const res = await request(app).post('/anything').set('Content-Type', 'application/json').send('{"a":');
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('This request could not be understood');
+    const json = await request(app)
+      .post('/anything')
+      .set('Content-Type', 'application/json')
+      .set('Accept', 'application/json')
+      .send('{"a":');
+    expect(json.status).toBe(400);
+    expect(json.body).toMatchObject({ code: 'bad_request', message: 'Part of what was sent is malformed. Go back and try again.' });
+  });
+
+  it('a body over the limit → 413, in the visitor’s language', async () => {
+    const big = `note=${'x'.repeat(200_000)}`;
+    const res = await request(app).post('/__test/form?lng=es').type('form').send(big);
+    expect(res.status).toBe(413);
+    expect(res.text).toContain('Demasiados datos');
+    const json = await request(app)
+      .post('/anything')
+      .set('Accept', 'application/json')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ a: 'y'.repeat(200_000) }));
+    expect(json.status).toBe(413);
+    expect(json.body.code).toBe('payload_too_large');
+  });
+
+  it('an unsupported charset → 415', async () => {
+    const res = await request(app)
+      .post('/anything')
+      .set('Content-Type', 'application/json; charset=klingon')
+      .set('Accept', 'application/json')
+      .send('{}');
+    expect(res.status).toBe(415);
+    expect(res.body.code).toBe('unsupported_media_type');
+  });
+
+  it('too many form fields and a malformed URL → 4xx', async () => {
+    const fields = Array.from({ length: 500 }, (_, i) => `f${i}=1`).join('&');
+    expect((await request(app).post('/anything').type('form').send(fields)).status).toBe(413);
+    const res = await request(app).get('/assets/%E0%A4%A');
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+});
+
+describe('CSRF for our own forms', () => {
+  async function formSession() {
+    const agent = request.agent(app);
+    const page = await agent.get('/__test/form');
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1];
+    return { agent, page, token };
+  }
+
+  it('the form carries the token as a hidden _csrf field and the session cookie is HttpOnly and SameSite=Lax', async () => {
+    const { page, token } = await formSession();
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    const cookie = ([] as string[]).concat(page.headers['set-cookie'] ?? []).find((c) => c.startsWith('accounts.sid='));
+    expect(cookie).toBeDefined();
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+  });
+
+  it('pages without our forms set no session cookie', async () => {
+    const res = await request(app).get('/missing');
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('accepts the token from the body or the x-csrf-token header', async () => {
+    const { agent, token } = await formSession();
+    const viaBody = await agent.post('/__test/form').type('form').send({ _csrf: token, note: 'hi' });
+    expect(viaBody.status).toBe(200);
+    expect(viaBody.body).toEqual({ accepted: true, note: 'hi' });
+    const viaHeader = await agent.post('/__test/form').set('x-csrf-token', token!).send({ note: 'json' });
+    expect(viaHeader.status).toBe(200);
+    expect(viaHeader.body.note).toBe('json');
+  });
+
+  it('refuses a missing, wrong or foreign token with a translated 403', async () => {
+    const { agent, token } = await formSession();
+    const missing = await agent.post('/__test/form').type('form').send({ note: 'x' });
+    expect(missing.status).toBe(403);
+    expect(missing.text).toContain('This form has expired');
+    const wrong = await agent.post('/__test/form?lng=pt').type('form').send({ _csrf: `${token!.slice(0, -1)}${token!.endsWith('0') ? '1' : '0'}`, note: 'x' });
+    expect(wrong.status).toBe(403);
+    expect(wrong.text).toContain('Este formulário expirou');
+    // The right token without its session (another browser) is worthless.
+    const foreign = await request(app).post('/__test/form').set('Accept', 'application/json').type('form').send({ _csrf: token });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toMatchObject({ code: 'csrf_invalid', message: expect.any(String) });
+  });
+
+  it('never logs the token', async () => {
+    const { agent, token } = await formSession();
+    await agent.post('/__test/form').set('x-csrf-token', 'wrong-token').type('form').send({ _csrf: token });
+    expect(log.text()).not.toContain(token!);
+    expect(log.text()).not.toContain('wrong-token');
+  });
+});
+
+describe('production session cookie', () => {
+  it('is __Host- prefixed and Secure behind a TLS-terminating proxy', async () => {
+    const config = testConfig(build.assetsDir, {
+      NODE_ENV: 'production',
+      ENABLE_TEST_ROUTES: 'false',
+      SESSION_SECRET: 's'.repeat(40),
+    });
+    const session = createSession(config, log.logger);
+    const bare = express();
+    bare.set('trust proxy', 'loopback');
+    bare.use(session.middleware);
+    bare.get('/form', provideCsrfToken, (_req, res) => void res.send('ok'));
+    const res = await request(bare).get('/form').set('X-Forwarded-Proto', 'https');
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(/^__Host-accounts\.sid=/);
+    expect(cookie).toMatch(/; Secure/);
+    expect(cookie).toMatch(/; Path=\//);
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).not.toMatch(/Domain=/i);
+    await session.close();
+  });
+});

@@ -1,0 +1,166 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Express } from 'express';
+import request, { type Response } from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, cspNonceOf, tagsOf, testApp } from '../../support/app.ts';
+
+let build: ReturnType<typeof buildApp>;
+let app: Express;
+
+beforeAll(async () => {
+  build = buildApp();
+  app = await testApp(build.assetsDir, { PUBLIC_URL: 'https://accounts.example.com' });
+});
+afterAll(() => build.remove());
+
+function directives(csp: string): Map<string, string[]> {
+  return new Map(
+    csp
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name!, values]),
+  );
+}
+
+/** Every header the foundation promises, on any kind of answer. */
+function expectBaselineHeaders(res: Response) {
+  const csp = String(res.headers['content-security-policy'] ?? '');
+  expect(csp, 'content-security-policy').not.toBe('');
+  const policy = directives(csp);
+  const scriptSrc = policy.get('script-src') ?? [];
+  expect(scriptSrc).toContain("'strict-dynamic'");
+  const nonce = cspNonceOf(csp);
+  expect(nonce).toBeDefined();
+  // At least 128 bits: 16 bytes are 24 base64 characters.
+  expect(Buffer.from(nonce!, 'base64').length).toBeGreaterThanOrEqual(16);
+  expect(scriptSrc.some((value) => value === "'unsafe-inline'" || value === "'unsafe-eval'")).toBe(false);
+  expect(policy.get('object-src')).toEqual(["'none'"]);
+  expect(policy.get('base-uri')).toEqual(["'none'"]);
+  expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+  const formAction = policy.get('form-action') ?? [];
+  expect(formAction).toContain("'self'");
+  expect(formAction).toContain('http://localhost:4433'); // the identity service flow forms post to
+  expect(formAction).toContain('https://accounts.google.com');
+  expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expect(['same-origin', 'no-referrer', 'strict-origin']).toContain(res.headers['referrer-policy']);
+  expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+  expect(res.headers['x-frame-options']).toBe('DENY');
+  expect(res.headers['x-powered-by']).toBeUndefined();
+  expect(res.headers['x-request-id']).toMatch(/^[\w.-]+$/);
+}
+
+describe('security headers', () => {
+  it('are all present on a 200 page, a 200 JSON answer, a 404 and a 500', async () => {
+    const page = await request(app).get('/__test/form');
+    expect(page.status).toBe(200);
+    expectBaselineHeaders(page);
+    const health = await request(app).get('/healthz');
+    expect(health.status).toBe(200);
+    expectBaselineHeaders(health);
+    const missing = await request(app).get('/no/such/page');
+    expect(missing.status).toBe(404);
+    expectBaselineHeaders(missing);
+    const crash = await request(app).get('/__test/crash');
+    expect(crash.status).toBe(500);
+    expectBaselineHeaders(crash);
+    const badJson = await request(app).post('/anything').set('Content-Type', 'application/json').send('{oops');
+    expect(badJson.status).toBe(400);
+    expectBaselineHeaders(badJson);
+  });
+
+  it('HTML is never cached, whatever its status', async () => {
+    for (const url of ['/__test/form', '/missing', '/__test/crash', '/404']) {
+      const res = await request(app).get(url);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.headers['cache-control'], url).toBe('no-store');
+    }
+  });
+
+  it('a fresh CSP nonce per response, carried by every script and style tag and by nothing else', async () => {
+    const first = await request(app).get('/__test/form');
+    const second = await request(app).get('/__test/form');
+    const nonces = [cspNonceOf(first.headers['content-security-policy']), cspNonceOf(second.headers['content-security-policy'])];
+    expect(nonces[0]).toBeDefined();
+    expect(nonces[0]).not.toBe(nonces[1]);
+    for (const [index, res] of [first, second].entries()) {
+      const scripts = tagsOf(res.text, 'script');
+      expect(scripts.length).toBeGreaterThanOrEqual(2); // the theme bootstrap and the islands bundle
+      for (const { tag, nonce } of [...scripts, ...tagsOf(res.text, 'style')]) {
+        expect(nonce, tag).toBe(nonces[index]);
+      }
+      expect(res.text).not.toMatch(/\sstyle="/); // no inline style attributes: the CSP would block them
+    }
+    // The 404 and crash pages too.
+    for (const url of ['/missing', '/__test/crash']) {
+      const res = await request(app).get(url);
+      const nonce = cspNonceOf(res.headers['content-security-policy']);
+      const scripts = tagsOf(res.text, 'script');
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const { tag, nonce: found } of scripts) expect(found, `${url}: ${tag}`).toBe(nonce);
+    }
+  });
+
+  it('the page shell: lang, canonical link, favicons v2, viewport at scale 1, one stylesheet', async () => {
+    const res = await request(app).get('/missing?x=1');
+    expect(res.text).toMatch(/^<!doctype html><html lang="en"/);
+    expect(res.text).toContain('<link rel="canonical" href="https://accounts.example.com/missing"/>');
+    expect(res.text).toMatch(/<link rel="icon" href="\/favicon\.svg\?v=2"/);
+    expect(res.text).toMatch(/<meta name="viewport" content="[^"]*initial-scale=1/);
+    expect(res.text.match(/rel="stylesheet"/g)).toHaveLength(1);
+  });
+
+  it('text answers are compressed when the client accepts it', async () => {
+    const res = await request(app).get('/__test/form').set('Accept-Encoding', 'gzip');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+  });
+
+  it('rendered pages are gzipped (even when brotli is offered), and plain when compression is not accepted', async () => {
+    const gzipped = await request(app).get('/missing').set('Accept-Encoding', 'gzip, deflate, br');
+    expect(gzipped.status).toBe(404);
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(gzipped.text).toMatch(/^<!doctype html>/); // supertest decodes it: the body is intact
+    const plain = await request(app).get('/missing').set('Accept-Encoding', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    // Same page either way, but for the per-response nonce.
+    const withoutNonce = (html: string) => html.replace(/nonce="[^"]+"/g, 'nonce=""');
+    expect(withoutNonce(plain.text)).toBe(withoutNonce(gzipped.text));
+  });
+
+  it('hashed assets are cached for a year as immutable; the manifest is not served', async () => {
+    const files = readdirSync(path.join(build.assetsDir, 'assets'));
+    const css = files.find((file) => file.endsWith('.css'));
+    const js = files.find((file) => file.endsWith('.js'));
+    for (const file of [css, js]) {
+      expect(file).toMatch(/-[A-Z0-9]{8}\.(css|js)$/);
+      const res = await request(app).get(`/assets/${file}`).set('Accept-Encoding', 'gzip');
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    expect((await request(app).get('/manifest.json')).status).toBe(404);
+    expect((await request(app).get('/assets/nope-ABCDEFGH.js')).status).toBe(404);
+  });
+});
+
+describe('request id', () => {
+  it('echoes a well-formed X-Request-Id and makes one up otherwise', async () => {
+    const echoed = await request(app).get('/healthz').set('X-Request-Id', 'lb-1234.abc_DEF');
+    expect(echoed.headers['x-request-id']).toBe('lb-1234.abc_DEF');
+    const invented = await request(app).get('/healthz');
+    expect(invented.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    // Header injection or absurd lengths are not echoed.
+    const hostile = await request(app).get('/healthz').set('X-Request-Id', `${'a'.repeat(200)}`);
+    expect(hostile.headers['x-request-id']).not.toBe('a'.repeat(200));
+    const spaced = await request(app).get('/healthz').set('X-Request-Id', 'a b<script>');
+    expect(spaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('the crash page shows the request id it was given', async () => {
+    const res = await request(app).get('/__test/crash').set('X-Request-Id', 'trace-42');
+    expect(res.text).toContain('trace-42');
+  });
+});

@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureRateLimits, resetRateLimitSettings } from '../../../server/security/rate-limit.ts';
+import { configureUniformTiming } from '../../../server/security/uniform-timing.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { openApiContract, type Contract } from '../../support/openapi-contract.ts';
+import { createIdentity, csrfFrom, visibleText } from '../../support/flow-helpers.ts';
+
+const vi = JSON.parse(readFileSync('locales/vi/common.json', 'utf8'));
+let stack: Stack;
+let contract: Contract;
+const PASSWORD = 'Rate-Limit-Phrase-55';
+const json = { Accept: 'application/json' };
+
+beforeAll(async () => {
+  configureRateLimits({
+    'sign-in': { perIp: 6, perEmail: 3 },
+    recovery: { perIp: 4, perEmail: 2 },
+    verification: { perIp: 3, perEmail: 100 },
+    resend: { perIp: 100, perEmail: 2 },
+  });
+  configureUniformTiming(0);
+  stack = await startStack();
+  contract = openApiContract((await request(stack.appUrl).get('/swagger/openapi.json')).body);
+});
+afterAll(async () => {
+  resetRateLimitSettings();
+  await stack?.close();
+});
+
+/** A browser on one IP with a fresh login flow (JSON, so the flow and token are easy to read). */
+async function loginFlow(ip: string) {
+  const agent = request.agent(stack.appUrl);
+  const page = await agent.get('/sign-in').set(json).set('X-Forwarded-For', ip).expect(200);
+  const csrf = page.body.flow.ui.nodes.find((n: any) => n.attributes.name === 'csrf_token').attributes.value as string;
+  return { agent, flow: page.body.flow.id as string, csrf };
+}
+
+async function trySignIn(ip: string, identifier: string, password: string, headers: Record<string, string> = json) {
+  const { agent, flow, csrf } = await loginFlow(ip);
+  return agent.post(`/sign-in?flow=${flow}`).set(headers).set('X-Forwarded-For', ip).send({ csrf_token: csrf, identifier, password });
+}
+
+describe('sign-in rate limits', () => {
+  it('stop an attacker IP with 429 + Retry-After while a real user on another IP still signs in', async () => {
+    const user = 'real.user@example.com';
+    await createIdentity(stack, user, PASSWORD, { verified: true });
+    const attacker = '198.51.100.66';
+    for (let i = 0; i < 6; i += 1) {
+      const res = await trySignIn(attacker, `victim${i}@example.com`, 'wrong-password-1');
+      expect(res.status).toBe(400);
+    }
+    const blocked = await trySignIn(attacker, 'victim9@example.com', 'wrong-password-1');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(blocked.body).toMatchObject({ code: 'too_many_requests', meta: { retryAfterSeconds: Number(blocked.headers['retry-after']) } });
+    // Even the right password is refused from that IP now.
+    expect((await trySignIn(attacker, user, PASSWORD)).status).toBe(429);
+
+    const ok = await trySignIn('203.0.113.10', user, PASSWORD);
+    expect(ok.status).toBe(200);
+    expect(ok.body.redirect_to).toBe('/');
+  });
+
+  it('stop one email hammered from many IPs', async () => {
+    const victim = 'hammered@example.com';
+    await createIdentity(stack, victim, PASSWORD, { verified: true });
+    for (let i = 0; i < 3; i += 1) expect((await trySignIn(`192.0.2.${10 + i}`, victim, `guess-${i}-password`)).status).toBe(400);
+    const blocked = await trySignIn('192.0.2.99', ` ${victim.toUpperCase()} `, 'another-guess');
+    expect(blocked.status).toBe(429);
+    // Other accounts from those IPs are unaffected.
+    const other = 'bystander@example.com';
+    await createIdentity(stack, other, PASSWORD, { verified: true });
+    expect((await trySignIn('192.0.2.10', other, PASSWORD)).status).toBe(200);
+  });
+
+  it('answer a plain browser with a translated page and the form island with the fragment', async () => {
+    const ip = '198.51.100.77';
+    for (let i = 0; i < 6; i += 1) await trySignIn(ip, `x${i}@example.com`, 'wrong-password-2');
+    const { agent, flow, csrf } = await loginFlow('198.51.100.78');
+    const page = await agent
+      .post(`/sign-in?flow=${flow}&lng=vi`)
+      .set('X-Forwarded-For', ip)
+      .type('form')
+      .send({ csrf_token: csrf, identifier: 'x@example.com', password: 'wrong-password-2' })
+      .expect(429);
+    expect(page.headers['content-type']).toMatch(/html/);
+    expect(Number(page.headers['retry-after'])).toBeGreaterThan(0);
+    const text = visibleText(page.text);
+    expect(text).toContain(vi.rateLimit.title);
+    expect(text).toContain(vi.rateLimit.message.split('{{')[0].trim());
+    expect(page.text).toContain(`<title>${vi.rateLimit.title}</title>`);
+
+    const fragment = await agent
+      .post(`/sign-in?flow=${flow}`)
+      .set('X-Forwarded-For', ip)
+      .set('X-Enhance', '1')
+      .type('form')
+      .send({ csrf_token: csrf, identifier: 'x@example.com', password: 'wrong-password-2' })
+      .expect(429);
+    // The form island swaps the form with the same id: the notice comes as the sign-in form.
+    expect(fragment.text.startsWith('<form id="sign-in-form"')).toBe(true);
+    expect(fragment.text).toContain('role="alert"');
+    expect(fragment.text).not.toContain('<html');
+  });
+});
+
+describe('recovery, verification and resend rate limits', () => {
+  async function recoveryForm(ip: string) {
+    const agent = request.agent(stack.appUrl);
+    const start = await agent.get('/forgot-password').set('X-Forwarded-For', ip).expect(303);
+    const page = await agent.get(start.headers.location!).set('X-Forwarded-For', ip).expect(200);
+    return { agent, action: start.headers.location!, csrf: csrfFrom(page.text) };
+  }
+
+  it('limit recovery per email across IPs, with the documented JSON answer', async () => {
+    const email = 'recover.me@example.com';
+    for (let i = 0; i < 2; i += 1) {
+      const { agent, action, csrf } = await recoveryForm(`203.0.113.${50 + i}`);
+      await agent.post(action).set('X-Forwarded-For', `203.0.113.${50 + i}`).type('form').send({ csrf_token: csrf, email }).expect(303);
+    }
+    const { agent, action, csrf } = await recoveryForm('203.0.113.59');
+    const blocked = await agent.post(action).set(json).set('X-Forwarded-For', '203.0.113.59').send({ csrf_token: csrf, email }).expect(429);
+    contract.response('post', '/forgot-password', 429, blocked.body);
+    expect(blocked.headers['retry-after']).toBeDefined();
+  });
+
+  it('limit recovery per IP', async () => {
+    const ip = '203.0.113.70';
+    for (let i = 0; i < 4; i += 1) {
+      const { agent, action, csrf } = await recoveryForm(ip);
+      await agent.post(action).set('X-Forwarded-For', ip).type('form').send({ csrf_token: csrf, email: `someone${i}@example.com` }).expect(303);
+    }
+    const { agent, action, csrf } = await recoveryForm(ip);
+    await agent.post(action).set('X-Forwarded-For', ip).type('form').send({ csrf_token: csrf, email: 'last@example.com' }).expect(429);
+  });
+
+  it('limit code guessing on verification per IP', async () => {
+    const ip = '203.0.113.80';
+    const agent = request.agent(stack.appUrl);
+    const start = await agent.get('/verify-account').set('X-Forwarded-For', ip).expect(303);
+    const page = await agent.get(start.headers.location!).set('X-Forwarded-For', ip).expect(200);
+    const csrf = csrfFrom(page.text);
+    for (let i = 0; i < 3; i += 1) {
+      const res = await agent.post(start.headers.location!).set('X-Forwarded-For', ip).type('form').send({ csrf_token: csrf, code: `12345${i}` });
+      expect(res.status).not.toBe(429);
+    }
+    const blocked = await agent.post(start.headers.location!).set(json).set('X-Forwarded-For', ip).send({ csrf_token: csrf, code: '123459' }).expect(429);
+    contract.response('post', '/verify-account', 429, blocked.body);
+  });
+
+  it('limit resend per email', async () => {
+    const email = 'flooded.inbox@example.com';
+    const send = async (ip: string) => {
+      const agent = request.agent(stack.appUrl);
+      const start = await agent.get('/sign-up/resend-verification-email').set('X-Forwarded-For', ip).expect(303);
+      const page = await agent.get(start.headers.location!).set('X-Forwarded-For', ip).expect(200);
+      return agent.post(start.headers.location!).set(json).set('X-Forwarded-For', ip).send({ csrf_token: csrfFrom(page.text), email });
+    };
+    expect((await send('203.0.113.90')).status).toBe(200);
+    expect((await send('203.0.113.91')).status).toBe(200);
+    const blocked = await send('203.0.113.92');
+    expect(blocked.status).toBe(429);
+    contract.response('post', '/sign-up/resend-verification-email', 429, blocked.body);
+  });
+});

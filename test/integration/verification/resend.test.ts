@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureRateLimits } from '../../../server/security/rate-limit.ts';
+import { configureUniformTiming, UNIFORM_ANSWER_FLOOR_MS } from '../../../server/security/uniform-timing.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { openApiContract, type Contract } from '../../support/openapi-contract.ts';
+import { courierMessages, createIdentity, csrfFrom, visibleText } from '../../support/flow-helpers.ts';
+
+const spanish = JSON.parse(readFileSync('locales/es/common.json', 'utf8'));
+let stack: Stack;
+let contract: Contract;
+const json = { Accept: 'application/json' };
+
+beforeAll(async () => {
+  configureRateLimits({ resend: { perIp: 10_000, perEmail: 10_000 } });
+  configureUniformTiming(UNIFORM_ANSWER_FLOOR_MS);
+  stack = await startStack();
+  contract = openApiContract((await request(stack.appUrl).get('/swagger/openapi.json')).body);
+});
+afterAll(() => stack?.close());
+
+async function resend(email: string, lng = 'en') {
+  const agent = request.agent(stack.appUrl);
+  const start = await agent.get(`/sign-up/resend-verification-email?lng=${lng}`).expect(303);
+  const form = await agent.get(`${start.headers.location!}&lng=${lng}`).expect(200);
+  const started = performance.now();
+  const sent = await agent.post(`${start.headers.location!}&lng=${lng}`).type('form').send({ csrf_token: csrfFrom(form.text), method: 'code', email });
+  const elapsed = performance.now() - started;
+  const next = sent.status === 303 ? await agent.get(sent.headers.location!) : undefined;
+  return { form, sent, next, elapsed };
+}
+
+describe('resend verification email', () => {
+  it('prefills the email from the query and keeps return_to on the way', async () => {
+    const agent = request.agent(stack.appUrl);
+    const start = await agent.get('/sign-up/resend-verification-email?email=ada%40example.com&return_to=%2Fprofile-settings').expect(303);
+    expect(start.headers.location).toMatch(/flow=[0-9a-f-]{36}/);
+    expect(start.headers.location).toContain('return_to=%2Fprofile-settings');
+    const page = await agent.get(start.headers.location!).expect(200);
+    expect(page.text).toMatch(/name="email"[^>]*value="ada@example.com"|value="ada@example.com"[^>]*name="email"/);
+    expect(visibleText(page.text)).toContain('Resend the verification email');
+  });
+
+  it('sends a code and continues on the verification screen', async () => {
+    const email = 'pending.person@example.com';
+    await createIdentity(stack, email, 'Pending-Phrase-123');
+    const { sent, next } = await resend(email);
+    expect(sent.status).toBe(303);
+    expect(sent.headers.location).toMatch(/^\/sign-up\/verification\?flow=/);
+    expect(next!.status).toBe(200);
+    expect(next!.text).toContain('name="code"');
+    const mails = await courierMessages(stack, email);
+    expect(mails.some((mail) => mail.template_type === 'verification_code_valid')).toBe(true);
+  });
+
+  it('gives the same answer, in about the same time, whether the account exists or not', async () => {
+    const known = 'exists@example.com';
+    await createIdentity(stack, known, 'Exists-Phrase-123');
+    const knownTimes: number[] = [];
+    const unknownTimes: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const a = await resend(known);
+      const b = await resend(`ghost${i}@example.com`);
+      knownTimes.push(a.elapsed);
+      unknownTimes.push(b.elapsed);
+      expect(a.sent.status).toBe(b.sent.status);
+      expect(a.sent.headers.location?.replace(/flow=[^&]+/, '')).toBe(b.sent.headers.location?.replace(/flow=[^&]+/, ''));
+      expect(a.next!.status).toBe(b.next!.status);
+      expect(visibleText(a.next!.text).replace(known, 'EMAIL')).toBe(visibleText(b.next!.text).replace(`ghost${i}@example.com`, 'EMAIL'));
+    }
+    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+    expect(median(knownTimes)).toBeGreaterThanOrEqual(UNIFORM_ANSWER_FLOOR_MS - 5);
+    expect(Math.abs(median(knownTimes) - median(unknownTimes))).toBeLessThan(60);
+    expect(await courierMessages(stack, 'ghost0@example.com')).toEqual([]);
+  });
+
+  it('refuses an invalid email with a translated field error and keeps what was typed', async () => {
+    const { sent } = await resend('not-an-email', 'es');
+    expect(sent.status).toBe(400);
+    expect(sent.text).toContain('value="not-an-email"');
+    expect(visibleText(sent.text)).toContain(spanish.validation.emailInvalid);
+    expect(visibleText(sent.text)).not.toContain('Enter a valid email address.');
+    expect(sent.text).toContain('field-email');
+  });
+
+  it('answers JSON integrators as documented', async () => {
+    const agent = request.agent(stack.appUrl);
+    const start = await agent.get('/sign-up/resend-verification-email').set(json).expect(200);
+    contract.response('get', '/sign-up/resend-verification-email', 200, start.body);
+    const csrf = start.body.flow.ui.nodes.find((n: any) => n.attributes.name === 'csrf_token').attributes.value;
+    const bad = await agent.post(start.body.flow.ui.action).set(json).send({ csrf_token: csrf, email: '' }).expect(400);
+    contract.response('post', '/sign-up/resend-verification-email', 400, bad.body);
+    expect(bad.body.code).toBe('validation_error');
+    const body = { csrf_token: csrf, method: 'code', email: 'json.resend@example.com' };
+    contract.request('post', '/sign-up/resend-verification-email', body, 'application/json');
+    const ok = await agent.post(start.body.flow.ui.action).set(json).send(body).expect(200);
+    contract.response('post', '/sign-up/resend-verification-email', 200, ok.body);
+    expect(ok.body.continue_to).toBe(`/sign-up/verification?flow=${ok.body.flow.id}`);
+    expect(ok.body.flow.ui.action).toBe(`/sign-up/verification?flow=${ok.body.flow.id}`);
+  });
+});

@@ -5,6 +5,7 @@ import { createApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { startIdentity, type StartIdentityOptions } from '../../embedded/identity/index.ts';
 import { startBackend } from '../../embedded/backend/index.ts';
+import type { Clock } from '../../embedded/clock.ts';
 
 export type Stack = {
   appUrl: string;
@@ -20,7 +21,12 @@ export type Stack = {
  * identity service needs the app's URL for its ui_url and allowed_return_urls settings.
  */
 export async function startStack(
-  options: { env?: Record<string, string>; identityConfig?: StartIdentityOptions['config'] } = {},
+  options: {
+    env?: Record<string, string>;
+    identityConfig?: StartIdentityOptions['config'];
+    /** One clock for both stand-ins (createTestClock() from embedded/clock.ts): tests advance it instead of sleeping. */
+    clock?: Clock;
+  } = {},
 ): Promise<Stack> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -33,12 +39,14 @@ export async function startStack(
     appUrl,
     argon2: { memory: 1024, iterations: 1, parallelism: 1 },
     config: options.identityConfig,
+    clock: options.clock,
   });
   const backend = await startBackend({
     port: 0,
     database: ':memory:',
     identityPublicUrl: identity.publicUrl,
     identityAdminUrl: identity.adminUrl,
+    clock: options.clock,
   });
   const config = loadConfig({
     NODE_ENV: 'test',

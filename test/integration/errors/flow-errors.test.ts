@@ -1,27 +1,31 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestClock } from '../../../embedded/clock.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { startAppOnFake, startFakeKratos, GOOGLE_AUTHORIZE } from '../../support/fake-kratos.ts';
 import { alerts, Browser, createIdentity, formAction, hiddenValue, openSignIn, openSignUp, STRONG_PASSWORD, uniqueEmail } from '../../support/http.ts';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
-const FLOW_LIFESPAN_MS = 1000;
+const FLOW_LIFESPAN_MS = 60_000;
 
 describe('against the embedded identity service', () => {
   let stack: Stack;
+  // The stand-in's time: moved past the flow lifespan instead of waiting for it.
+  const clock = createTestClock();
   beforeAll(async () => {
     stack = await startStack({
       identityConfig: { selfservice: { flows: { login: { lifespan: `${FLOW_LIFESPAN_MS}ms` }, registration: { lifespan: `${FLOW_LIFESPAN_MS}ms` } } } } as never,
+      clock,
     });
   });
   afterAll(() => stack?.close());
-  const expire = () => new Promise((resolve) => setTimeout(resolve, FLOW_LIFESPAN_MS + 200));
+  const expire = () => clock.advance(FLOW_LIFESPAN_MS + 1_000);
 
   test('expired login flow on submit: a new flow with Kratos’s expiry message, the e-mail kept; it then works', async () => {
     const email = uniqueEmail('expired');
     await createIdentity(stack.identity.adminUrl, email);
     const browser = new Browser(stack.appUrl);
     const { action, csrf } = await openSignIn(browser, '?return_to=%2Fprofile-settings');
-    await expire();
+    expire();
     const answer = await browser.post(action, { csrf_token: csrf, identifier: email, password: STRONG_PASSWORD });
     expect(answer.status).toBe(410);
     expect(answer.text).toContain('data-message-id="4010001"');
@@ -38,7 +42,7 @@ describe('against the embedded identity service', () => {
     const browser = new Browser(stack.appUrl);
     const { page } = await openSignIn(browser, '?loginHint=a%40example.com');
     const old = UUID.exec(page.url)![0];
-    await expire();
+    expire();
     const answer = await browser.get(`/sign-in?flow=${old}&loginHint=a%40example.com`);
     expect(answer.status).toBe(303);
     const next = new URL(answer.location!, stack.appUrl);
@@ -49,7 +53,7 @@ describe('against the embedded identity service', () => {
   test('expired registration flow (the 410 that the spec replaces): traits kept, the new flow carries 4040001', async () => {
     const browser = new Browser(stack.appUrl);
     const { action, csrf } = await openSignUp(browser);
-    await expire();
+    expire();
     const email = uniqueEmail('regexpired');
     const answer = await browser.post(action, { csrf_token: csrf, 'traits.email': email, 'traits.name': 'Ada', method: 'profile', terms: 'on' });
     expect(answer.status).toBe(410);

@@ -1,22 +1,27 @@
-// Expired flows on the recovery and verification screens (identity service configured with 1-second
-// flow lifespans): a submit to an expired flow moves the browser to the replacement flow, which says
-// why; a GET of an expired flow starts a new one.
-import { setTimeout as sleep } from 'node:timers/promises';
+// Expired flows on the recovery and verification screens: a submit to an expired flow moves the browser
+// to the replacement flow, which says why; a GET of an expired flow starts a new one. The stand-in runs
+// on a test clock, moved past the flow lifespan instead of waiting for it.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestClock } from '../../../embedded/clock.ts';
 import { configureRateLimits } from '../../../server/security/rate-limit.ts';
 import { configureUniformTiming } from '../../../server/security/uniform-timing.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { csrfFrom, flowIdOf } from '../../support/flow-helpers.ts';
 
 let stack: Stack;
+const clock = createTestClock();
+const LIFESPAN_MS = 60_000;
+/** Moves the stand-ins' time just past the flow lifespan. */
+const expire = () => clock.advance(LIFESPAN_MS + 1_000);
 const json = { Accept: 'application/json' };
 
 beforeAll(async () => {
   configureRateLimits({ recovery: { perIp: 10_000, perEmail: 10_000 }, verification: { perIp: 10_000, perEmail: 10_000 } });
   configureUniformTiming(0);
   stack = await startStack({
-    identityConfig: { selfservice: { flows: { recovery: { lifespan: '1s' }, verification: { lifespan: '1s' } } } } as never,
+    identityConfig: { selfservice: { flows: { recovery: { lifespan: `${LIFESPAN_MS}ms` }, verification: { lifespan: `${LIFESPAN_MS}ms` } } } } as never,
+    clock,
   });
 });
 afterAll(() => stack?.close());
@@ -30,7 +35,7 @@ describe.each([
     const start = await agent.get(path).expect(303);
     const flow = flowIdOf(start.headers.location);
     const page = await agent.get(start.headers.location!).expect(200);
-    await sleep(1200);
+    expire();
     const sent = await agent.post(start.headers.location!).type('form').send({ csrf_token: csrfFrom(page.text), email: 'late@example.com' }).expect(303);
     const next = flowIdOf(sent.headers.location);
     expect(next).not.toBe(flow);
@@ -42,7 +47,7 @@ describe.each([
     const agent = request.agent(stack.appUrl);
     const start = await agent.get(path).set(json).expect(200);
     const csrf = start.body.flow.ui.nodes.find((n: any) => n.attributes.name === 'csrf_token').attributes.value;
-    await sleep(1200);
+    expire();
     const res = await agent.post(start.body.flow.ui.action).set(json).send({ csrf_token: csrf, email: 'late@example.com' }).expect(410);
     expect(res.body.flow.id).not.toBe(start.body.flow.id);
     expect(res.body.meta.flowId).toBe(res.body.flow.id);
@@ -51,7 +56,7 @@ describe.each([
   it('a GET of an expired flow starts a new one', async () => {
     const agent = request.agent(stack.appUrl);
     const start = await agent.get(path).expect(303);
-    await sleep(1200);
+    expire();
     const again = await agent.get(start.headers.location!).expect(303);
     expect(flowIdOf(again.headers.location)).not.toBe(flowIdOf(start.headers.location));
   });

@@ -51,7 +51,7 @@ function messageOf(data: Record<string, unknown>): string {
   return typeof data.message === 'string' ? data.message : '';
 }
 
-async function send(form: HTMLFormElement, body: FormData | URLSearchParams): Promise<{ ok: boolean; data: Record<string, any> }> {
+async function send(form: HTMLFormElement, body: FormData | URLSearchParams): Promise<{ ok: boolean; data: Record<string, unknown> }> {
   const response = await fetch(form.action, { method: 'POST', body, headers: { Accept: 'application/json' }, credentials: 'same-origin' });
   return { ok: response.ok, data: await response.json().catch(() => ({})) };
 }
@@ -108,7 +108,8 @@ export function mountAvatar(root: ParentNode): void {
       busy(upload, true);
       try {
         const answer = await send(upload, new FormData(upload));
-        const url: unknown = answer.data.user && answer.data.user.avatarUrl;
+        const user = answer.data.user as { avatarUrl?: unknown } | undefined;
+        const url = user?.avatarUrl;
         if (!answer.ok || typeof url !== 'string') throw new Error(messageOf(answer.data));
         restore();
         for (const avatar of pictures()) draw(avatar, url);

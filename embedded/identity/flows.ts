@@ -32,8 +32,14 @@ export interface Flow {
   continue_with?: unknown[];
   transient_payload?: unknown;
   /** server-side state: codes, tokens, counters, submitted values */
-  internal: Record<string, any>;
+  internal: FlowInternal;
 }
+
+/** A flow's server-side state, never sent: what one step leaves for the next. */
+export type FlowInternal = Record<string, unknown> & {
+  /** How many times the flow's code or link was tried (brute-force limit). */
+  submissions?: number;
+};
 
 export function uiUrl(svc: Service, kind: FlowKind | 'error'): string {
   return svc.config.selfservice.flows[kind].ui_url;

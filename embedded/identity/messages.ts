@@ -9,9 +9,9 @@ export interface UiText {
   context?: Record<string, unknown>;
 }
 
-type Entry = [UiTextType, string | ((c: Record<string, any>) => string)];
+type Entry = [UiTextType, string | ((c: Record<string, unknown>) => string)];
 
-const fmt2 = (n: number): string => n.toFixed(2);
+const fmt2 = (n: unknown): string => Number(n).toFixed(2);
 
 const catalogue: Record<number, Entry> = {
   // login

@@ -20,7 +20,7 @@ export interface PropSchema {
 
 export interface IdentitySchema {
   id: string;
-  raw: Record<string, any>;
+  raw: Record<string, unknown>;
   props: [string, PropSchema][];
   required: string[];
   additionalProperties: boolean;
@@ -28,8 +28,8 @@ export interface IdentitySchema {
 
 export function loadSchema(id: string, path?: string): IdentitySchema {
   const file = path ?? new URL('./identity.schema.json', import.meta.url);
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
-  const traits = raw.properties?.traits ?? {};
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const traits = ((raw.properties as { traits?: unknown } | undefined)?.traits ?? {}) as { properties?: unknown; required?: unknown; additionalProperties?: unknown };
   return {
     id,
     raw,

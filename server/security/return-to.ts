@@ -24,6 +24,7 @@ type ReturnToConfig = Pick<Config, 'PUBLIC_URL' | 'allowedReturnUrls'>;
 
 // C0/C1 controls, DEL, every kind of whitespace, bidi and zero-width format characters, and the
 // backslash (which WHATWG parsers treat as "/" in special URLs).
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this pattern rejects
 const FORBIDDEN_CHARACTERS = /[\u0000-\u0020\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\\]/u;
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 const ALLOWED_SCHEMES = new Set(['http', 'https']);

@@ -22,6 +22,7 @@ function readLocation(o: AppOptions, req: Request): { countryCode: string; regio
   const country = (req.get(o.locationHeaders.country) ?? '').trim();
   if (!/^[A-Za-z]{2}$/.test(country)) return UNKNOWN;
   let region = o.locationHeaders.region ? (req.get(o.locationHeaders.region) ?? '').trim() : '';
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this check rejects
   if (region.length > 100 || /[\u0000-\u001f\u007f<>]/.test(region)) region = '';
   return { countryCode: country.toUpperCase(), regionName: region || 'unknown' };
 }

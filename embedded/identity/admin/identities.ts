@@ -39,14 +39,16 @@ export async function applyBody(svc: Service, i: StoredIdentity, body: Record<st
   if (creating || 'metadata_public' in body) i.metadata_public = body.metadata_public ?? null;
   if (creating || 'metadata_admin' in body) i.metadata_admin = body.metadata_admin ?? null;
   if (typeof body.external_id === 'string') i.external_id = body.external_id;
-  const creds = body.credentials as Record<string, any> | undefined;
+  /** The admin API's `credentials` as Kratos accepts them: each part is read defensively below. */
+  const creds = body.credentials as { password?: { config?: unknown }; oidc?: { config?: { providers?: unknown } } } | undefined;
   if (creds?.password?.config) {
     const c = creds.password.config as { password?: unknown; hashed_password?: unknown };
     if (typeof c.password === 'string' && c.password) setPasswordCredential(svc, i, await hashPassword(c.password, svc.config.hashers.argon2));
     else if (typeof c.hashed_password === 'string' && c.hashed_password) setPasswordCredential(svc, i, c.hashed_password);
   }
-  if (Array.isArray(creds?.oidc?.config?.providers)) {
-    const ps = (creds.oidc.config.providers as { provider?: unknown; subject?: unknown }[])
+  const providers = creds?.oidc?.config?.providers;
+  if (Array.isArray(providers)) {
+    const ps = (providers as { provider?: unknown; subject?: unknown }[])
       .filter((p) => typeof p.provider === 'string' && typeof p.subject === 'string')
       .map((p) => ({ subject: p.subject as string, provider: p.provider as string, initial_id_token: '', initial_access_token: '', initial_refresh_token: '' }));
     const now = nowIso(svc);

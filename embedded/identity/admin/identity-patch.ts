@@ -45,7 +45,7 @@ function applyJsonPatch(doc: Record<string, unknown>, ops: unknown): void {
 export async function patchIdentity(svc: Service, ctx: Ctx): Promise<Reply> {
   const i = loadIdentity(svc, ctx.params.id);
   const ops = await readJsonAny(ctx.req);
-  const doc: Record<string, any> = {
+  const doc: Record<string, unknown> = {
     schema_id: i.schema_id, state: i.state, traits: structuredClone(i.traits), metadata_public: i.metadata_public ?? null,
     metadata_admin: i.metadata_admin ?? null, external_id: i.external_id,
     verifiable_addresses: structuredClone(i.verifiable_addresses), recovery_addresses: structuredClone(i.recovery_addresses),

@@ -116,6 +116,7 @@ export function FlowForm(props: FlowFormProps) {
           t={t}
           errors={errorsFor(node)}
           prefill={props.values?.[node.attributes.name ?? '']}
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- only when the link asks for it (spec §2 `highlight`): the caret goes where the user was sent
           autoFocus={highlight === node.attributes.name}
         />
       ))}

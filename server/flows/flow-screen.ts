@@ -32,7 +32,7 @@ import { startTimer, waitForFloor } from '../security/uniform-timing.ts';
 import { documentFlowScreen, type FlowScreenDocs } from './flow-screen-docs.ts';
 import { flowErrorJson, formJson, respondWithoutFlow, splitFieldErrors, translateFieldErrors, visibleFieldNames } from './form-answers.ts';
 import { prefillFlow, replacementFlow, restartNotice } from './flow-replacement.ts';
-import { isFlowId, loadFlow, submitFlow, type CreateFlowParams, type LoadedFlow, type SubmitOutcome } from './kratos.ts';
+import { classifySubmit, getFlow, isFlowId, loadFlow, submitFlow, type CreateFlowParams, type LoadedFlow, type SubmitOutcome } from './kratos.ts';
 import { screenQuery, withParams, type ScreenQuery } from './query.ts';
 import { respondError, respondForm, respondRedirect, responseMode } from './respond.ts';
 import { echoedInput, parseBody, translateValidation } from './schemas.ts';
@@ -78,14 +78,20 @@ type Awaitable<T> = T | Promise<T>;
 export type FlowScreen<Body> = {
   kind: FlowKind;
   paths: readonly string[];
-  rateLimit: RateLimitScope;
+  /** The submissions' rate limit; a screen for signed-in users may have none. */
+  rateLimit?: RateLimitScope;
   /** Middleware run before both GET and POST (after the rate limit): who may see the screen. */
   guards?: readonly RequestHandler[];
   body: z.ZodType<Body>;
   docs: FlowScreenDocs;
   view(screen: ScreenRequest, state: ScreenState): Awaitable<ScreenView>;
-  /** The body Kratos gets for a valid submission. */
-  toKratos(body: Body, screen: ScreenRequest): Record<string, unknown>;
+  /** The body Kratos gets for a valid submission (required unless `fromFlow` builds it). */
+  toKratos?(body: Body, screen: ScreenRequest): Record<string, unknown>;
+  /**
+   * Instead of `toKratos`: the body built from the submitted flow as Kratos has it (loaded first; a gone,
+   * expired or foreign one restarts, other failures go to `onError`). Null: refused, the screen answered.
+   */
+  fromFlow?(screen: ScreenRequest, flow: KratosFlow, body: Body): Awaitable<Record<string, unknown> | null>;
   onSuccess(screen: ScreenRequest, outcome: Success, body: Body): Awaitable<void>;
 
   /**
@@ -112,6 +118,10 @@ export type FlowScreen<Body> = {
   onError?(screen: ScreenRequest, outcome: Failure): Awaitable<void>;
   /** An expired flow sends browsers straight to its replacement instead of showing the form again. */
   followExpiredFlow?: boolean;
+  /** Browsers after a restart: answer the replacement flow (default: the form again, saying why). */
+  onReplaced?(screen: ScreenRequest, flow: KratosFlow, outcome: Extract<SubmitOutcome, { type: 'expired' | 'csrf' | 'missing' }>): Awaitable<void>;
+  /** No flow could be loaded or created (default: signed in → return_to, else the mapped error). */
+  onNoFlow?(screen: ScreenRequest, failure: Extract<LoadedFlow, { ok: false }>): Awaitable<void>;
 };
 
 function screenRequest(req: Request, res: Response, path: string): ScreenRequest {
@@ -164,12 +174,17 @@ function signedInTarget(screen: ScreenRequest): string {
   return screen.query.returnTo ?? '/';
 }
 
+function withoutFlow<Body>(def: FlowScreen<Body>, screen: ScreenRequest, failure: Extract<LoadedFlow, { ok: false }>) {
+  if (def.onNoFlow) return def.onNoFlow(screen, failure);
+  respondWithoutFlow(screen.req, screen.res, failure, signedInTarget(screen));
+}
+
 async function show<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promise<void> {
   const { req, res } = screen;
   const elsewhere = def.redirectBeforeShow?.(screen);
   if (elsewhere) return respondRedirect(req, res, elsewhere);
   const loaded = await load(def, screen, req.query.flow);
-  if (!loaded.ok) return respondWithoutFlow(req, res, loaded, signedInTarget(screen));
+  if (!loaded.ok) return withoutFlow(def, screen, loaded);
   if (loaded.created && responseMode(req) !== 'json') {
     const to = def.newFlowAddress ? def.newFlowAddress(screen, loaded.flow) : screen.action(loaded.flow.id);
     return void res.set('Cache-Control', 'no-store').redirect(303, to);
@@ -182,7 +197,7 @@ async function show<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promise
 async function refuseBody<Body>(def: FlowScreen<Body>, screen: ScreenRequest, errors: { fieldErrors: Record<string, string[]>; formErrors: string[] }) {
   const { req, res } = screen;
   const loaded = await load(def, screen, req.query.flow);
-  if (!loaded.ok) return respondWithoutFlow(req, res, loaded, signedInTarget(screen));
+  if (!loaded.ok) return withoutFlow(def, screen, loaded);
   const shown = def.prepare ? def.prepare(loaded.flow, screen) : loaded.flow;
   const visible = new Set([...visibleFieldNames(shown), ...(def.ownFields ?? [])]);
   const split = splitFieldErrors(errors.fieldErrors, visible);
@@ -211,11 +226,12 @@ async function answerFlow<Body>(def: FlowScreen<Body>, screen: ScreenRequest, fl
 async function restart<Body>(def: FlowScreen<Body>, screen: ScreenRequest, outcome: Extract<SubmitOutcome, { type: 'expired' | 'csrf' | 'missing' }>) {
   const { req, res, t } = screen;
   const next = await replacementFlow(req, res, def.kind, outcome, flowParams(def, screen));
-  if (!next.ok) return respondWithoutFlow(req, res, next, signedInTarget(screen));
+  if (!next.ok) return withoutFlow(def, screen, next);
   if (responseMode(req) === 'json') {
     const shown = def.prepare ? def.prepare(next.flow, screen) : next.flow;
     return flowErrorJson(res, outcome.status, mapIdentityProviderError(outcome.status, outcome.body, t), shown, screen.action(next.flow.id));
   }
+  if (def.onReplaced) return def.onReplaced(screen, next.flow, outcome);
   if (def.followExpiredFlow && outcome.type === 'expired') return respondRedirect(req, res, screen.action(next.flow.id));
   const notice = restartNotice(next.restarted);
   await renderScreen(def, screen, prefillFlow(next.flow, screen.input), outcome.status, { formErrors: notice ? [notice] : [] });
@@ -251,7 +267,14 @@ async function submit<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promi
   const parsed = parseBody(def.body, req.body);
   if (!parsed.ok) return refuseBody(def, screen, parsed);
   if (!isFlowId(flowId)) return refuseBody(def, screen, { fieldErrors: {}, formErrors: [] });
-  const outcome = await submitFlow(req, res, def.kind, flowId, def.toKratos(parsed.data, screen));
+  let kratosBody = def.toKratos?.(parsed.data, screen) ?? null;
+  if (def.fromFlow) {
+    const current = await getFlow(req, res, def.kind, flowId);
+    if (!current.ok) return answerOutcome(def, screen, flowId, classifySubmit(current), parsed.data);
+    kratosBody = await def.fromFlow(screen, current.data, parsed.data);
+  }
+  if (!kratosBody) return;
+  const outcome = await submitFlow(req, res, def.kind, flowId, kratosBody);
   if (def.uniformTiming?.(parsed.data)) await waitForFloor(started);
   await answerOutcome(def, screen, flowId, outcome, parsed.data);
 }
@@ -263,7 +286,7 @@ export function flowScreenRoutes<Body>(def: FlowScreen<Body>): Router {
   documentFlowScreen(def.paths, def.body, def.docs);
   for (const path of def.paths) {
     router.get(path, ...guards, (req, res) => show(def, screenRequest(req, res, path)));
-    router.post(path, ...authRateLimit(def.rateLimit), ...guards, (req, res) => submit(def, screenRequest(req, res, path)));
+    router.post(path, ...(def.rateLimit ? authRateLimit(def.rateLimit) : []), ...guards, (req, res) => submit(def, screenRequest(req, res, path)));
   }
   return router;
 }

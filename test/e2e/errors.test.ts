@@ -6,18 +6,8 @@
 import type { Browser, Page, Response } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits, resetRateLimitSettings } from '../../server/security/rate-limit.ts';
-import { launchBrowser } from '../support/browser.ts';
-import {
-  buildAssets,
-  catalogueText,
-  createVerifiedAccount,
-  openWatchedPage,
-  signIn,
-  submitSignIn,
-  uniqueAddress,
-  unexpectedProblems,
-  type WatchedPage,
-} from '../support/e2e-helpers.ts';
+import { buildAssets, catalogueText, launchBrowser, openWatchedPage, signIn, submitSignIn, unexpectedProblems, type WatchedPage } from '../support/browser.ts';
+import { uniqueEmail, useIdentities } from '../support/fixtures.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
 let build: ReturnType<typeof buildAssets> | undefined;
@@ -38,6 +28,7 @@ afterAll(async () => {
   resetRateLimitSettings();
   build?.remove();
 });
+const identities = useIdentities(() => stack.identity.adminUrl);
 
 // One watched page per scenario; afterEach closes it and checks what the browser reported.
 let current: WatchedPage | null = null;
@@ -86,9 +77,9 @@ function expectSignInWithReturnTo(page: Page, returnTo: string): void {
 }
 
 async function newAccount(label: string): Promise<{ email: string; password: string; name: string }> {
-  const account = { email: uniqueAddress(label), password: `Screens-Phrase-${label}-2026`, name: `Reader ${label}` };
-  await createVerifiedAccount(stack.identity.adminUrl, account);
-  return account;
+  const password = `Screens-Phrase-${label}-2026`;
+  const { email, name } = await identities.create({ email: uniqueEmail(label), password, name: `Reader ${label}` });
+  return { email, password, name };
 }
 
 for (const javaScriptEnabled of [true, false]) {

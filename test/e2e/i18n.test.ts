@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits } from '../../server/security/rate-limit.ts';
 import { launchBrowser, newContext } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { latestCode } from '../support/courier.ts';
+import { latestCode } from '../support/fixtures.ts';
 
 type Catalogue = Record<string, unknown>;
 const load = (lng: string, ns: string) => JSON.parse(readFileSync(path.resolve('locales', lng, `${ns}.json`), 'utf8')) as Catalogue;

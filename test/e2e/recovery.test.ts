@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits } from '../../server/security/rate-limit.ts';
 import { launchBrowser, newContext } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { latestCode } from '../support/courier.ts';
+import { latestCode, useIdentities } from '../support/fixtures.ts';
 
 let outdir = '';
 let stack: Stack;
@@ -33,19 +33,8 @@ afterAll(async () => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-async function createIdentity(email: string, password: string, verified = true): Promise<void> {
-  const res = await fetch(`${stack.identity.adminUrl}/admin/identities`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      schema_id: 'default',
-      traits: { email, name: 'Recovering Reader' },
-      credentials: { password: { config: { password } } },
-      ...(verified ? { verifiable_addresses: [{ value: email, verified: true, via: 'email', status: 'completed' }] } : {}),
-    }),
-  });
-  expect(res.status).toBe(201);
-}
+const identities = useIdentities(() => stack.identity.adminUrl);
+const createIdentity = (email: string, password: string, verified = true) => identities.create({ email, password, name: 'Recovering Reader', verified });
 
 
 /** Clicks a submit button and waits until the browser has moved to a URL matching `to`. */

@@ -5,7 +5,7 @@ import type { Browser as PlaywrightBrowser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, newContext } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { lastCode, STRONG_PASSWORD, uniqueEmail } from '../support/http.ts';
+import { latestCode, STRONG_PASSWORD, uniqueEmail, useIdentities } from '../support/fixtures.ts';
 
 let stack: Stack;
 let browser: PlaywrightBrowser;
@@ -18,6 +18,8 @@ afterAll(async () => {
   await browser?.close();
   await stack?.close();
 });
+// The accounts these journeys sign up through the browser are deleted after each test.
+const identities = useIdentities(() => stack.identity.adminUrl);
 
 async function pathOf(page: Page): Promise<string> {
   const url = new URL(page.url());
@@ -31,6 +33,7 @@ for (const javaScriptEnabled of [true, false]) {
       const page = await context.newPage();
       watch(page);
       const email = uniqueEmail(javaScriptEnabled ? 'e2e-js' : 'e2e-nojs');
+      identities.track(email);
       try {
         // Sign up, step 1: profile and terms.
         await page.goto(`${stack.appUrl}/sign-up`);
@@ -46,7 +49,7 @@ for (const javaScriptEnabled of [true, false]) {
         await Promise.all([page.waitForURL(/\/sign-up\/verification\?flow=/), page.click('button[name="method"][value="password"]')]);
 
         // Verify with the code the embedded courier recorded.
-        const code = await lastCode(stack.identity.adminUrl, email);
+        const code = await latestCode(stack.identity.adminUrl, email, 'verification');
         await page.waitForSelector('input[name="code"]');
         await page.fill('input[name="code"]', code);
         await page.click('button[name="method"][value="code"]');

@@ -1,6 +1,6 @@
-// Shared helpers of the auth integration tests: a browser-like cookie jar over fetch (redirects are
-// NOT followed, so every status and Location can be asserted), HTML scraping of our forms, and direct
-// admin calls to the embedded identity service for test fixtures.
+// The HTTP side of the tests: a browser-like cookie jar over fetch (redirects are NOT followed, so every
+// status and Location can be asserted) and readers of our HTML. Test data (identities, codes) comes from
+// ./fixtures.ts; Playwright from ./browser.ts.
 
 export type Answer = { status: number; headers: Headers; text: string; location?: string; setCookies: string[] };
 
@@ -104,52 +104,6 @@ export function alerts(html: string): string[] {
   return [...html.matchAll(/<div role="(?:alert|status)"[^>]*class="alert[^"]*"[^>]*>[\s\S]*?<p>([^<]*)<\/p>/g)].map((m) => decode(m[1]!));
 }
 
-let counter = 0;
-export function uniqueEmail(prefix = 'user'): string {
-  counter += 1;
-  return `${prefix}.${Date.now().toString(36)}.${counter}@example.com`;
-}
-
-/** A strong password no breach list holds and unlike any e-mail we generate. */
-export const STRONG_PASSWORD = 'Violet-Harbour-Quartz-93';
-
-/** Creates a verified identity with a password through the admin API (a fixture, not the flow under test). */
-export async function createIdentity(adminUrl: string, email: string, password = STRONG_PASSWORD, name = 'Ada'): Promise<string> {
-  const response = await fetch(`${adminUrl}/admin/identities`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({
-      schema_id: 'default',
-      traits: { email, name },
-      credentials: { password: { config: { password } } },
-      verifiable_addresses: [{ value: email, verified: true, via: 'email', status: 'completed' }],
-    }),
-  });
-  if (response.status !== 201) throw new Error(`createIdentity: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { id: string }).id;
-}
-
-export async function patchIdentityState(adminUrl: string, id: string, state: 'active' | 'inactive'): Promise<void> {
-  const response = await fetch(`${adminUrl}/admin/identities/${id}`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify([{ op: 'replace', path: '/state', value: state }]),
-  });
-  if (response.status !== 200) throw new Error(`patchIdentityState: ${response.status} ${await response.text()}`);
-}
-
-/** The last verification/recovery code e-mailed to `email` by the embedded courier. */
-export async function lastCode(adminUrl: string, email: string): Promise<string> {
-  const response = await fetch(`${adminUrl}/admin/courier/messages?recipient=${encodeURIComponent(email)}`, { headers: { accept: 'application/json' } });
-  const messages = (await response.json()) as { body: string; created_at: string }[];
-  const sorted = [...messages].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
-  for (const message of sorted) {
-    const code = /\b(\d{6})\b/.exec(message.body)?.[1];
-    if (code) return code;
-  }
-  throw new Error(`no code mailed to ${email}`);
-}
-
 /** Opens /sign-in and returns the flow page with its form action and CSRF token. */
 export async function openSignIn(browser: Browser, query = '') {
   const page = await browser.follow(`/sign-in${query}`);
@@ -167,8 +121,29 @@ export async function openSignUp(browser: Browser, query = '') {
   return { page, action, csrf };
 }
 
-/** Signs in through our form; returns the final answer of the POST. */
-export async function signIn(browser: Browser, email: string, password = STRONG_PASSWORD, query = '') {
-  const { action, csrf } = await openSignIn(browser, query);
-  return browser.post(action, { csrf_token: csrf, identifier: email, password, method: 'password' });
+/** The csrf_token of a Kratos flow form, whatever the attribute order. */
+export function csrfFrom(html: string): string {
+  const token = /name="csrf_token"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? /value="([^"]+)"[^>]*name="csrf_token"/.exec(html)?.[1];
+  if (!token) throw new Error('no csrf_token in the page');
+  return token.replaceAll('&amp;', '&').replaceAll('&#x2F;', '/').replaceAll('&#x3D;', '=');
+}
+
+/** The flow id in a Location (or any address). */
+export function flowIdOf(location: string | undefined): string {
+  const id = new URL(location ?? '', 'http://x').searchParams.get('flow');
+  if (!id) throw new Error(`no flow in ${location}`);
+  return id;
+}
+
+/** Visible text of a page: tags, scripts and styles removed, whitespace collapsed. */
+export function visibleText(html: string): string {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, ' ')
+    .replace(/<style[\s\S]*?<\/style>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -3,8 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { flowStateResultSchema, redirectResultSchema } from '../../../server/flows/schemas.ts';
 import { errorResponseSchema } from '../../../server/openapi/registry.ts';
+import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
+import { Browser, openSignIn } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { Browser, createIdentity, openSignIn, STRONG_PASSWORD, uniqueEmail } from '../../support/http.ts';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const JSON_ACCEPT = { accept: 'application/json' };
@@ -14,6 +15,7 @@ beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack?.close());
+const identities = useIdentities(() => stack.identity.adminUrl);
 
 type Flow = { id: string; ui: { action: string; nodes: { attributes: { name?: string; value?: unknown } }[] } };
 const csrfOf = (flow: Flow) => String(flow.ui.nodes.find((node) => node.attributes.name === 'csrf_token')?.attributes.value);
@@ -38,7 +40,7 @@ describe('sign-in JSON', () => {
 
   test('POST success: 200 with redirect_to and the session; the session cookie is relayed', async () => {
     const email = uniqueEmail('json');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     const flow = await jsonFlow(browser, '/sign-in?return_to=%2Fprofile-settings');
     const answer = await browser.postJson(flow.ui.action, { csrf_token: csrfOf(flow), identifier: email, password: STRONG_PASSWORD });
@@ -52,7 +54,7 @@ describe('sign-in JSON', () => {
 
   test('POST wrong password: 400 spec error with the next flow state', async () => {
     const email = uniqueEmail('jsonwrong');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     const flow = await jsonFlow(browser, '/sign-in');
     const answer = await browser.postJson(flow.ui.action, { csrf_token: csrfOf(flow), identifier: email, password: 'Wrong-Password-42' });
@@ -78,7 +80,7 @@ describe('sign-in JSON', () => {
 
   test('enhanced post (X-Enhance: 1): success is 200 + X-Redirect-To, an error is the form fragment with 400', async () => {
     const email = uniqueEmail('enhanced');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     const { action, csrf } = await openSignIn(browser);
     const wrong = await browser.post(action, { csrf_token: csrf, identifier: email, password: 'Wrong-Password-42' }, { 'x-enhance': '1' });
@@ -125,7 +127,7 @@ describe('sign-up JSON', () => {
 describe('logout JSON', () => {
   test('GET gives the CSRF token; POST with it in the header signs out with Clear-Site-Data', async () => {
     const email = uniqueEmail('jsonout');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     const flow = await jsonFlow(browser, '/sign-in');
     await browser.postJson(flow.ui.action, { csrf_token: csrfOf(flow), identifier: email, password: STRONG_PASSWORD });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
+import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
+import { alerts, Browser, formAction, hiddenValue, openSignIn, openSignUp } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { startAppOnFake, startFakeKratos, GOOGLE_AUTHORIZE } from '../../support/fake-kratos.ts';
-import { alerts, Browser, createIdentity, formAction, hiddenValue, openSignIn, openSignUp, STRONG_PASSWORD, uniqueEmail } from '../../support/http.ts';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const FLOW_LIFESPAN_MS = 60_000;
@@ -18,11 +19,12 @@ describe('against the embedded identity service', () => {
     });
   });
   afterAll(() => stack?.close());
+  const identities = useIdentities(() => stack.identity.adminUrl);
   const expire = () => clock.advance(FLOW_LIFESPAN_MS + 1_000);
 
   test('expired login flow on submit: a new flow with Kratos’s expiry message, the e-mail kept; it then works', async () => {
     const email = uniqueEmail('expired');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     const { action, csrf } = await openSignIn(browser, '?return_to=%2Fprofile-settings');
     expire();
@@ -75,7 +77,7 @@ describe('against the embedded identity service', () => {
 
   test('a flow from another browser on submit restarts cleanly: 403 form, then signing in works', async () => {
     const email = uniqueEmail('foreign');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const alice = new Browser(stack.appUrl);
     const { action, csrf } = await openSignIn(alice);
     const bob = new Browser(stack.appUrl);

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { signIn, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
+import { Browser } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { Browser, createIdentity, signIn, uniqueEmail } from '../../support/http.ts';
 
 let stack: Stack;
 let documentApp: Stack;
@@ -13,10 +14,12 @@ afterAll(async () => {
   await stack?.close();
   await documentApp?.close();
 });
+const identities = useIdentities(() => stack.identity.adminUrl);
+const documentAppIdentities = useIdentities(() => documentApp.identity.adminUrl);
 
 async function signedIn(target: Stack): Promise<Browser> {
   const email = uniqueEmail('guard');
-  await createIdentity(target.identity.adminUrl, email, undefined, 'Grace');
+  await (target === stack ? identities : documentAppIdentities).create({ email, name: 'Grace' });
   const browser = new Browser(target.appUrl);
   expect((await signIn(browser, email)).status).toBe(303);
   return browser;

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { signIn, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
+import { Browser, hiddenValue } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { Browser, createIdentity, hiddenValue, signIn, uniqueEmail } from '../../support/http.ts';
 
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack?.close());
+const identities = useIdentities(() => stack.identity.adminUrl);
 
 async function signedIn(): Promise<Browser> {
   const email = uniqueEmail('logout');
-  await createIdentity(stack.identity.adminUrl, email);
+  await identities.create({ email });
   const browser = new Browser(stack.appUrl);
   const answer = await signIn(browser, email);
   expect(answer.status).toBe(303);

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
 import { configureRateLimits } from '../../../server/security/rate-limit.ts';
 import { configureUniformTiming } from '../../../server/security/uniform-timing.ts';
+import { csrfFrom, flowIdOf } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { csrfFrom, flowIdOf } from '../../support/flow-helpers.ts';
 
 let stack: Stack;
 const clock = createTestClock();

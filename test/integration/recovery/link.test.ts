@@ -5,8 +5,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits } from '../../../server/security/rate-limit.ts';
 import { configureUniformTiming } from '../../../server/security/uniform-timing.ts';
+import { courierMessages, useIdentities } from '../../support/fixtures.ts';
+import { csrfFrom, flowIdOf, visibleText } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { courierMessages, createIdentity, csrfFrom, flowIdOf, visibleText } from '../../support/flow-helpers.ts';
 
 let stack: Stack;
 
@@ -18,6 +19,7 @@ beforeAll(async () => {
   });
 });
 afterAll(() => stack?.close());
+const identities = useIdentities(() => stack.identity.adminUrl);
 
 type Agent = ReturnType<typeof request.agent>;
 
@@ -32,7 +34,7 @@ function cookiesOf(agent: Agent): string {
 }
 
 async function latestLink(email: string, kind: 'recovery' | 'verification'): Promise<string> {
-  const mails = (await courierMessages(stack, email)).filter((mail) => mail.template_type === `${kind}_valid`);
+  const mails = (await courierMessages(stack.identity.adminUrl, email)).filter((mail) => mail.template_type === `${kind}_valid`);
   const link = /(https?:\/\/\S+token=[A-Za-z0-9]+)/.exec(mails.at(-1)?.body ?? '')?.[1];
   if (!link) throw new Error(`no ${kind} link for ${email}`);
   return link;
@@ -50,7 +52,7 @@ async function openKratosLink(agent: Agent, link: string): Promise<{ location: U
 describe('link method', () => {
   it('recovery: asks for the email, says a link was sent, and the link leads to the settings ui_url signed in', async () => {
     const email = 'link.recovery@example.com';
-    await createIdentity(stack, email, 'Link-Recovery-Phrase-1');
+    await identities.create({ email: email, password: 'Link-Recovery-Phrase-1', name: 'Test User', verified: false });
     const agent = request.agent(stack.appUrl);
     const start = await agent.get('/forgot-password').expect(303);
     const page = await agent.get(start.headers.location!).expect(200);
@@ -73,7 +75,7 @@ describe('link method', () => {
 
   it('verification: the emailed link verifies and comes back to our success screen', async () => {
     const email = 'link.verify@example.com';
-    await createIdentity(stack, email, 'Link-Verify-Phrase-1');
+    await identities.create({ email: email, password: 'Link-Verify-Phrase-1', name: 'Test User', verified: false });
     const agent = request.agent(stack.appUrl);
     const start = await agent.get('/sign-up/resend-verification-email').expect(303);
     const form = await agent.get(start.headers.location!).expect(200);

@@ -2,9 +2,10 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits } from '../../../server/security/rate-limit.ts';
 import { configureUniformTiming, UNIFORM_ANSWER_FLOOR_MS } from '../../../server/security/uniform-timing.ts';
+import { courierMessages, latestCode, useIdentities } from '../../support/fixtures.ts';
+import { csrfFrom, flowIdOf, visibleText } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { openApiContract, type Contract } from '../../support/openapi-contract.ts';
-import { courierMessages, createIdentity, csrfFrom, flowIdOf, latestCode, visibleText } from '../../support/flow-helpers.ts';
 
 let stack: Stack;
 let contract: Contract;
@@ -19,6 +20,7 @@ beforeAll(async () => {
   contract = openApiContract((await request(stack.appUrl).get('/swagger/openapi.json')).body);
 });
 afterAll(() => stack?.close());
+const identities = useIdentities(() => stack.identity.adminUrl);
 
 const json = { Accept: 'application/json' };
 
@@ -34,7 +36,7 @@ async function openRecovery(agent: ReturnType<typeof request.agent>) {
 describe('forgot password → code → new password (HTML, no JavaScript)', () => {
   it('walks the whole recovery and signs in with the new password', async () => {
     const email = 'ada.recovery@example.com';
-    await createIdentity(stack, email, PASSWORD, { verified: true });
+    await identities.create({ email: email, password: PASSWORD, name: 'Test User', verified: true });
     const agent = request.agent(stack.appUrl);
     const { flow, csrf, page } = await openRecovery(agent);
     expect(page.text).toContain('name="email"');
@@ -46,7 +48,7 @@ describe('forgot password → code → new password (HTML, no JavaScript)', () =
     expect(codePage.text).toContain('name="code"');
     expect(visibleText(codePage.text)).toContain('Check your email');
 
-    const code = await latestCode(stack, email, 'recovery');
+    const code = await latestCode(stack.identity.adminUrl, email, 'recovery');
     const recovered = await agent
       .post(`/forgot-password?flow=${flow}`)
       .type('form')
@@ -85,7 +87,7 @@ describe('forgot password → code → new password (HTML, no JavaScript)', () =
 
   it('shows a translated error for a wrong code and keeps the flow', async () => {
     const email = 'wrong.code@example.com';
-    await createIdentity(stack, email, PASSWORD);
+    await identities.create({ email: email, password: PASSWORD, name: 'Test User', verified: false });
     const agent = request.agent(stack.appUrl);
     const { flow, csrf } = await openRecovery(agent);
     await agent.post(`/forgot-password?flow=${flow}`).type('form').send({ csrf_token: csrf, email }).expect(303);
@@ -93,7 +95,7 @@ describe('forgot password → code → new password (HTML, no JavaScript)', () =
     const wrong = await agent
       .post(`/forgot-password?flow=${flow}&lng=fr`)
       .type('form')
-      .send({ csrf_token: csrfFrom(codePage.text), code: '000000' === (await latestCode(stack, email, 'recovery')) ? '111111' : '000000' })
+      .send({ csrf_token: csrfFrom(codePage.text), code: '000000' === (await latestCode(stack.identity.adminUrl, email, 'recovery')) ? '111111' : '000000' })
       .expect(400);
     expect(visibleText(wrong.text)).toContain('Le code de récupération');
     expect(wrong.text).toContain('name="code"');
@@ -148,7 +150,7 @@ describe('anti-enumeration', () => {
 
   it('answers the same, never before the uniform-timing floor, for known and unknown addresses', async () => {
     const known = 'known.person@example.com';
-    await createIdentity(stack, known, PASSWORD);
+    await identities.create({ email: known, password: PASSWORD, name: 'Test User', verified: false });
     const knownAnswers: Awaited<ReturnType<typeof askFor>>[] = [];
     const unknownAnswers: Awaited<ReturnType<typeof askFor>>[] = [];
     for (let i = 0; i < 5; i += 1) {
@@ -163,15 +165,15 @@ describe('anti-enumeration', () => {
       expect(b.elapsed).toBeGreaterThanOrEqual(UNIFORM_ANSWER_FLOOR_MS - 5);
     }
     // Only the known address got mail.
-    expect((await courierMessages(stack, known)).length).toBeGreaterThan(0);
-    expect(await courierMessages(stack, 'nobody0@example.com')).toEqual([]);
+    expect((await courierMessages(stack.identity.adminUrl, known)).length).toBeGreaterThan(0);
+    expect(await courierMessages(stack.identity.adminUrl, 'nobody0@example.com')).toEqual([]);
   });
 });
 
 describe('signed-in browsers', () => {
   it('are sent on from /forgot-password (to the allow-listed return_to, else /), never crash', async () => {
     const email = 'signed.in@example.com';
-    await createIdentity(stack, email, PASSWORD, { verified: true });
+    await identities.create({ email: email, password: PASSWORD, name: 'Test User', verified: true });
     const agent = request.agent(stack.appUrl);
     const signIn = await agent.get('/sign-in').set(json).expect(200);
     const csrf = signIn.body.flow.ui.nodes.find((n: any) => n.attributes.name === 'csrf_token').attributes.value;
@@ -194,7 +196,7 @@ describe('signed-in browsers', () => {
 describe('JSON for integrators, checked against the OpenAPI document', () => {
   it('walks recovery in JSON and every answer matches the document', async () => {
     const email = 'json.recovery@example.com';
-    await createIdentity(stack, email, PASSWORD);
+    await identities.create({ email: email, password: PASSWORD, name: 'Test User', verified: false });
     const agent = request.agent(stack.appUrl);
     const start = await agent.get('/forgot-password').set(json).expect(200);
     contract.response('get', '/forgot-password', 200, start.body);
@@ -218,7 +220,7 @@ describe('JSON for integrators, checked against the OpenAPI document', () => {
     const wrong = await agent.post(`/forgot-password?flow=${flow}`).set(json).send({ csrf_token: csrf2, code: '12' }).expect(400);
     contract.response('post', '/forgot-password', 400, wrong.body);
 
-    const code = await latestCode(stack, email, 'recovery');
+    const code = await latestCode(stack.identity.adminUrl, email, 'recovery');
     const codeBody = { csrf_token: csrf2, code };
     contract.request('post', '/forgot-password', codeBody, 'application/x-www-form-urlencoded');
     const recovered = await agent.post(`/forgot-password?flow=${flow}`).set(json).send(codeBody).expect(200);

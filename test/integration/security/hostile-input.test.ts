@@ -4,9 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits, resetRateLimitSettings } from '../../../server/security/rate-limit.ts';
 import { configureUniformTiming } from '../../../server/security/uniform-timing.ts';
+import { Browser, csrfFrom } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { csrfFrom } from '../../support/flow-helpers.ts';
-import { Browser } from '../../support/http.ts';
 
 let stack: Stack;
 

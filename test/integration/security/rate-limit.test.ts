@@ -3,9 +3,10 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits, resetRateLimitSettings } from '../../../server/security/rate-limit.ts';
 import { configureUniformTiming } from '../../../server/security/uniform-timing.ts';
+import { useIdentities } from '../../support/fixtures.ts';
+import { csrfFrom, visibleText } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { openApiContract, type Contract } from '../../support/openapi-contract.ts';
-import { createIdentity, csrfFrom, visibleText } from '../../support/flow-helpers.ts';
 
 const vi = JSON.parse(readFileSync('locales/vi/common.json', 'utf8'));
 let stack: Stack;
@@ -28,6 +29,7 @@ afterAll(async () => {
   resetRateLimitSettings();
   await stack?.close();
 });
+const identities = useIdentities(() => stack.identity.adminUrl);
 
 /** A browser on one IP with a fresh login flow (JSON, so the flow and token are easy to read). */
 async function loginFlow(ip: string) {
@@ -45,7 +47,7 @@ async function trySignIn(ip: string, identifier: string, password: string, heade
 describe('sign-in rate limits', () => {
   it('stop an attacker IP with 429 + Retry-After while a real user on another IP still signs in', async () => {
     const user = 'real.user@example.com';
-    await createIdentity(stack, user, PASSWORD, { verified: true });
+    await identities.create({ email: user, password: PASSWORD, name: 'Test User', verified: true });
     const attacker = '198.51.100.66';
     for (let i = 0; i < 6; i += 1) {
       const res = await trySignIn(attacker, `victim${i}@example.com`, 'wrong-password-1');
@@ -65,13 +67,13 @@ describe('sign-in rate limits', () => {
 
   it('stop one email hammered from many IPs', async () => {
     const victim = 'hammered@example.com';
-    await createIdentity(stack, victim, PASSWORD, { verified: true });
+    await identities.create({ email: victim, password: PASSWORD, name: 'Test User', verified: true });
     for (let i = 0; i < 3; i += 1) expect((await trySignIn(`192.0.2.${10 + i}`, victim, `guess-${i}-password`)).status).toBe(400);
     const blocked = await trySignIn('192.0.2.99', ` ${victim.toUpperCase()} `, 'another-guess');
     expect(blocked.status).toBe(429);
     // Other accounts from those IPs are unaffected.
     const other = 'bystander@example.com';
-    await createIdentity(stack, other, PASSWORD, { verified: true });
+    await identities.create({ email: other, password: PASSWORD, name: 'Test User', verified: true });
     expect((await trySignIn('192.0.2.10', other, PASSWORD)).status).toBe(200);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { setIdentityState, signIn, STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
+import { alerts, Browser, fieldError, formAction, hiddenValue, openSignIn } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { alerts, Browser, createIdentity, fieldError, formAction, hiddenValue, openSignIn, patchIdentityState, signIn, STRONG_PASSWORD, uniqueEmail } from '../../support/http.ts';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
@@ -11,6 +12,7 @@ beforeAll(async () => {
   stack = await startStack({ identityConfig: { cookies: { domain: 'example.test' }, session: { cookie: { domain: 'example.test' } } } as never });
 });
 afterAll(() => stack?.close());
+const identities = useIdentities(() => stack.identity.adminUrl);
 
 describe('GET /sign-in', () => {
   test('creates a flow, relays the CSRF cookie without Domain, and keeps the spec query parameters', async () => {
@@ -90,7 +92,7 @@ describe('GET /sign-in', () => {
 describe('POST /sign-in', () => {
   test('signs in, relays the session cookie without Domain, remembers the account and goes to return_to', async () => {
     const email = uniqueEmail('signin');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     const answer = await signIn(browser, email, STRONG_PASSWORD, '?return_to=%2Fprofile-settings');
     expect(answer.status).toBe(303);
@@ -107,7 +109,7 @@ describe('POST /sign-in', () => {
 
   test('a return_to off the allow-list is ignored: success goes to /', async () => {
     const email = uniqueEmail('evil');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     const answer = await signIn(browser, email, STRONG_PASSWORD, '?return_to=https%3A%2F%2Fevil.example%2Fsteal');
     expect(answer.status).toBe(303);
@@ -116,7 +118,7 @@ describe('POST /sign-in', () => {
 
   test('wrong password: 400, translated incorrect_email_password, e-mail kept, password never echoed', async () => {
     const email = uniqueEmail('wrong');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     const answer = await signIn(browser, email, 'Not-The-Password-1');
     expect(answer.status).toBe(400);
@@ -128,7 +130,7 @@ describe('POST /sign-in', () => {
 
   test('the same message in Vietnamese', async () => {
     const email = uniqueEmail('vi');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     browser.cookies.set('lng', 'vi');
     const answer = await signIn(browser, email, 'Not-The-Password-1');
@@ -153,8 +155,8 @@ describe('POST /sign-in', () => {
 
   test('a disabled account gets Kratos 4010011, translated', async () => {
     const email = uniqueEmail('disabled');
-    const id = await createIdentity(stack.identity.adminUrl, email);
-    await patchIdentityState(stack.identity.adminUrl, id, 'inactive');
+    const { id } = await identities.create({ email });
+    await setIdentityState(stack.identity.adminUrl, id, 'inactive');
     const browser = new Browser(stack.appUrl);
     const answer = await signIn(browser, email);
     expect(answer.status).toBe(400);
@@ -165,7 +167,7 @@ describe('POST /sign-in', () => {
 describe('re-authentication (refresh=true)', () => {
   test('a signed-in user is sent on from /sign-in, but gets a refresh flow with refresh=true and comes back', async () => {
     const email = uniqueEmail('refresh');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     expect((await signIn(browser, email)).status).toBe(303);
 
@@ -189,7 +191,7 @@ describe('re-authentication (refresh=true)', () => {
 describe('last-used account', () => {
   test('is offered after a sign-in and can be forgotten with our CSRF token only', async () => {
     const email = uniqueEmail('last');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     await signIn(browser, email);
     // Keep only the remembered account (and our session cookie): as after a logout.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
+import { alerts, Browser, fieldError, formAction, hiddenValue, openSignUp } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { alerts, Browser, createIdentity, fieldError, formAction, hiddenValue, openSignUp, STRONG_PASSWORD, uniqueEmail } from '../../support/http.ts';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
@@ -9,6 +10,7 @@ beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack?.close());
+const identities = useIdentities(() => stack.identity.adminUrl);
 
 /** Step 1 of the default (profile_first) registration; returns the credential screen. */
 async function profileStep(browser: Browser, email: string, name = 'Ada') {
@@ -102,7 +104,7 @@ describe('POST /sign-up', () => {
 
   test('email_exists (4000007) is shown under the e-mail field', async () => {
     const email = uniqueEmail('exists');
-    await createIdentity(stack.identity.adminUrl, email);
+    await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     const credential = await profileStep(browser, email);
     const answer = await browser.post(formAction(credential.text, 'sign-up-form')!, {
@@ -152,6 +154,7 @@ describe('unified registration style (one screen)', () => {
     unified = await startStack({ identityConfig: { selfservice: { flows: { registration: { style: 'unified' } } } } as never });
   });
   afterAll(() => unified?.close());
+  const unifiedIdentities = useIdentities(() => unified.identity.adminUrl);
 
   test('e-mail, name and password on one screen; success goes to verification', async () => {
     const browser = new Browser(unified.appUrl);
@@ -172,7 +175,7 @@ describe('unified registration style (one screen)', () => {
 
   test('email_exists (4000007) sits under the visible e-mail field', async () => {
     const email = uniqueEmail('unified-exists');
-    await createIdentity(unified.identity.adminUrl, email);
+    await unifiedIdentities.create({ email });
     const browser = new Browser(unified.appUrl);
     const { action, csrf } = await openSignUp(browser);
     const answer = await browser.post(action, { csrf_token: csrf, 'traits.email': email, password: STRONG_PASSWORD, method: 'password', terms: 'on' });

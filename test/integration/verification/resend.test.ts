@@ -3,9 +3,10 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits } from '../../../server/security/rate-limit.ts';
 import { configureUniformTiming, UNIFORM_ANSWER_FLOOR_MS } from '../../../server/security/uniform-timing.ts';
+import { courierMessages, useIdentities } from '../../support/fixtures.ts';
+import { csrfFrom, visibleText } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { openApiContract, type Contract } from '../../support/openapi-contract.ts';
-import { courierMessages, createIdentity, csrfFrom, visibleText } from '../../support/flow-helpers.ts';
 
 const spanish = JSON.parse(readFileSync('locales/es/common.json', 'utf8'));
 let stack: Stack;
@@ -19,6 +20,7 @@ beforeAll(async () => {
   contract = openApiContract((await request(stack.appUrl).get('/swagger/openapi.json')).body);
 });
 afterAll(() => stack?.close());
+const identities = useIdentities(() => stack.identity.adminUrl);
 
 async function resend(email: string, lng = 'en') {
   const agent = request.agent(stack.appUrl);
@@ -44,19 +46,19 @@ describe('resend verification email', () => {
 
   it('sends a code and continues on the verification screen', async () => {
     const email = 'pending.person@example.com';
-    await createIdentity(stack, email, 'Pending-Phrase-123');
+    await identities.create({ email: email, password: 'Pending-Phrase-123', name: 'Test User', verified: false });
     const { sent, next } = await resend(email);
     expect(sent.status).toBe(303);
     expect(sent.headers.location).toMatch(/^\/sign-up\/verification\?flow=/);
     expect(next!.status).toBe(200);
     expect(next!.text).toContain('name="code"');
-    const mails = await courierMessages(stack, email);
+    const mails = await courierMessages(stack.identity.adminUrl, email);
     expect(mails.some((mail) => mail.template_type === 'verification_code_valid')).toBe(true);
   });
 
   it('gives the same answer, never before the uniform-timing floor, whether the account exists or not', async () => {
     const known = 'exists@example.com';
-    await createIdentity(stack, known, 'Exists-Phrase-123');
+    await identities.create({ email: known, password: 'Exists-Phrase-123', name: 'Test User', verified: false });
     const knownTimes: number[] = [];
     const unknownTimes: number[] = [];
     for (let i = 0; i < 5; i += 1) {
@@ -71,7 +73,7 @@ describe('resend verification email', () => {
     }
     // The uniform-timing floor is applied to every answer, known address or not: none comes back before it.
     for (const elapsed of [...knownTimes, ...unknownTimes]) expect(elapsed).toBeGreaterThanOrEqual(UNIFORM_ANSWER_FLOOR_MS - 5);
-    expect(await courierMessages(stack, 'ghost0@example.com')).toEqual([]);
+    expect(await courierMessages(stack.identity.adminUrl, 'ghost0@example.com')).toEqual([]);
   });
 
   it('refuses an invalid email with a translated field error and keeps what was typed', async () => {

@@ -2,9 +2,10 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits } from '../../../server/security/rate-limit.ts';
 import { configureUniformTiming } from '../../../server/security/uniform-timing.ts';
+import { latestCode, useIdentities } from '../../support/fixtures.ts';
+import { csrfFrom, flowIdOf, visibleText } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { openApiContract, type Contract } from '../../support/openapi-contract.ts';
-import { createIdentity, csrfFrom, flowIdOf, latestCode, visibleText } from '../../support/flow-helpers.ts';
 
 let stack: Stack;
 let contract: Contract;
@@ -18,6 +19,7 @@ beforeAll(async () => {
   contract = openApiContract((await request(stack.appUrl).get('/swagger/openapi.json')).body);
 });
 afterAll(() => stack?.close());
+const identities = useIdentities(() => stack.identity.adminUrl);
 
 async function isVerified(email: string): Promise<boolean> {
   const res = await fetch(`${stack.identity.adminUrl}/admin/identities?credentials_identifier=${encodeURIComponent(email)}`);
@@ -46,7 +48,7 @@ describe('verification screens (HTML, no JavaScript)', () => {
 
   it('verifies with the emailed code, shows success and leads on to sign-in', async () => {
     const email = 'new.user@example.com';
-    await createIdentity(stack, email, PASSWORD);
+    await identities.create({ email: email, password: PASSWORD, name: 'Test User', verified: false });
     const agent = request.agent(stack.appUrl);
     const flow = await sendCode(agent, email);
     const page = await agent.get(`/sign-up/verification?flow=${flow}`).expect(200);
@@ -58,7 +60,7 @@ describe('verification screens (HTML, no JavaScript)', () => {
     const notDigits = await agent.post(`/sign-up/verification?flow=${flow}`).type('form').send({ csrf_token: csrfFrom(page.text), code: 'abc' }).expect(400);
     expect(visibleText(notDigits.text)).toContain('Enter the code from the email.');
 
-    const code = await latestCode(stack, email, 'verification');
+    const code = await latestCode(stack.identity.adminUrl, email, 'verification');
     const ok = await agent.post(`/sign-up/verification?flow=${flow}`).type('form').send({ csrf_token: csrfFrom(page.text), method: 'code', code }).expect(303);
     expect(ok.headers.location).toBe(`/sign-up/verification?flow=${flow}`);
     const done = await agent.get(ok.headers.location!).expect(200);
@@ -69,10 +71,10 @@ describe('verification screens (HTML, no JavaScript)', () => {
 
   it('lands from the emailed link on /verify-account with the code filled in', async () => {
     const email = 'link.lander@example.com';
-    await createIdentity(stack, email, PASSWORD);
+    await identities.create({ email: email, password: PASSWORD, name: 'Test User', verified: false });
     const agent = request.agent(stack.appUrl);
     const flow = await sendCode(agent, email);
-    const code = await latestCode(stack, email, 'verification');
+    const code = await latestCode(stack.identity.adminUrl, email, 'verification');
     const page = await agent.get(`/verify-account?flow=${flow}&code=${code}`).expect(200);
     expect(page.text).toMatch(new RegExp(`name="code"[^>]*value="${code}"|value="${code}"[^>]*name="code"`));
     expect(page.text).toContain(`action="/verify-account?flow=${flow}"`);
@@ -103,11 +105,11 @@ describe('verification screens (HTML, no JavaScript)', () => {
 
   it('moves to the new flow when the old one was already completed', async () => {
     const email = 'twice@example.com';
-    await createIdentity(stack, email, PASSWORD);
+    await identities.create({ email: email, password: PASSWORD, name: 'Test User', verified: false });
     const agent = request.agent(stack.appUrl);
     const flow = await sendCode(agent, email);
     const page = await agent.get(`/sign-up/verification?flow=${flow}`).expect(200);
-    const code = await latestCode(stack, email, 'verification');
+    const code = await latestCode(stack.identity.adminUrl, email, 'verification');
     await agent.post(`/sign-up/verification?flow=${flow}`).type('form').send({ csrf_token: csrfFrom(page.text), code }).expect(303);
     const again = await agent.post(`/sign-up/verification?flow=${flow}`).type('form').send({ csrf_token: csrfFrom(page.text), code }).expect(303);
     expect(flowIdOf(again.headers.location)).not.toBe(flow);
@@ -119,7 +121,7 @@ describe('verification screens (HTML, no JavaScript)', () => {
 describe('verification in JSON, checked against the OpenAPI document', () => {
   it('sends, rejects and accepts codes; leads into the product when signed in', async () => {
     const email = 'json.verify@example.com';
-    await createIdentity(stack, email, PASSWORD);
+    await identities.create({ email: email, password: PASSWORD, name: 'Test User', verified: false });
     const agent = request.agent(stack.appUrl);
     // Signed in first (Kratos lets an unverified identity sign in here), so "continue" goes to the product.
     const signIn = await agent.get('/sign-in').set(json).expect(200);
@@ -145,7 +147,7 @@ describe('verification in JSON, checked against the OpenAPI document', () => {
     contract.response('post', '/verify-account', 400, wrong.body);
     expect(wrong.body.meta.messageId).toBe(4070006);
 
-    const code = await latestCode(stack, email, 'verification');
+    const code = await latestCode(stack.identity.adminUrl, email, 'verification');
     const ok = await agent.post(flow.ui.action).set(json).send({ csrf_token: csrf, code }).expect(200);
     contract.response('post', '/verify-account', 200, ok.body);
     expect(ok.body).toMatchObject({ flow: { state: 'passed_challenge' }, continue_to: `${stack.appUrl}/profile-settings` });

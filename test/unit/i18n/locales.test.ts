@@ -24,6 +24,7 @@ import {
   type Leaves,
 } from './catalogue.ts';
 import { KRATOS_DATA_ONLY_IDS, KRATOS_DERIVED_PARAMS, KRATOS_MESSAGES } from '../../../core/kratos/catalogue.ts';
+import { itWithContract } from '../../support/shared-contracts.ts';
 
 /**
  * Values allowed to read the same as in English: brand names and OK, plus each language's own name in
@@ -273,8 +274,7 @@ describe('Kratos messages (kratos.<id>)', () => {
     expect(problems).toEqual([]);
   });
 
-  const contract = path.resolve(ROOT, '../shared/contracts/ory-kratos.md');
-  it.skipIf(!existsSync(contract))('match the catalogue of the Kratos contract (§17)', () => {
+  itWithContract('match the catalogue of the Kratos contract (§17)', 'ory-kratos.md', (contract) => {
     const text = readFileSync(contract, 'utf8');
     const section = text.slice(text.indexOf('## 17.'), text.indexOf('## 18.'));
     const rows = section

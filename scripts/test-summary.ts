@@ -4,8 +4,25 @@
 type VitestReport = {
   numPassedTests?: number;
   numFailedTests?: number;
-  testResults?: Array<{ status?: string; assertionResults?: unknown[] }>;
+  testResults?: Array<{ name?: string; status?: string; assertionResults?: Array<{ status?: string; fullName?: string; title?: string }> }>;
 };
+
+/** Skipped, pending and todo tests of a vitest JSON report, each named (`file › full name`): none may go unnoticed. */
+export function skippedTests(reportText: string | undefined, root = ''): string[] {
+  try {
+    const report = JSON.parse(reportText ?? '') as VitestReport;
+    const names: string[] = [];
+    for (const file of report.testResults ?? []) {
+      const where = String(file.name ?? '?').replace(root.endsWith('/') || !root ? root : `${root}/`, '');
+      for (const test of file.assertionResults ?? []) {
+        if (test.status === 'skipped' || test.status === 'pending' || test.status === 'todo') names.push(`${where} › ${test.fullName ?? test.title ?? '?'}`);
+      }
+    }
+    return names;
+  } catch {
+    return [];
+  }
+}
 
 /**
  * Passed and failed counts of one vitest run. `reportText` is the JSON reporter's output (undefined

@@ -56,6 +56,10 @@ export type RelayOptions<T> = {
 /**
  * Resolves with what `forward` resolved; rejects with an AvatarUploadError for a refused upload, or
  * with whatever `forward` rejected with (a BackendError).
+ *
+ * Nothing here may throw outside the request: every stream we are handed or make (the request, the
+ * parser, busboy's file stream, the re-wrapped body) has an error listener, since a body that ends
+ * before its closing boundary makes busboy destroy the file stream with an error.
  */
 export function relayAvatarUpload<T>(req: IncomingMessage, res: ServerResponse, options: RelayOptions<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -95,7 +99,9 @@ export function relayAvatarUpload<T>(req: IncomingMessage, res: ServerResponse, 
       out?.destroy();
       req.unpipe(parser);
       parser.removeAllListeners();
+      // What the parser still holds or finds in the chunk at hand is discarded, and its errors with it.
       parser.on('error', () => {});
+      parser.on('file', (_name, stream) => stream.on('error', () => {}).resume());
       forwarding?.catch(() => {});
       refuse(error);
     };
@@ -114,6 +120,8 @@ export function relayAvatarUpload<T>(req: IncomingMessage, res: ServerResponse, 
     });
 
     parser.on('file', (name, stream) => {
+      // Before anything else: a body cut off inside this part errors the file stream.
+      stream.on('error', () => fail(errors.malformed()));
       if (settled) return void stream.resume();
       if (name !== 'file') {
         stream.resume();
@@ -149,6 +157,8 @@ export function relayAvatarUpload<T>(req: IncomingMessage, res: ServerResponse, 
           return fail(errors.badType());
         }
         out = new PassThrough();
+        // Its failures reach us as the rejection of `forward`, which reads it.
+        out.on('error', () => {});
         const filename = type === 'png' ? 'avatar.png' : 'avatar.jpg';
         out.write(
           `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +

@@ -9,15 +9,15 @@ import { Router, type Request, type Response } from 'express';
 import { createElement } from 'react';
 import { z } from 'zod';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
-import { BackendError, backendClientFor, callerOf, isSignedOut } from '../backend-client.ts';
+import { AppError } from '../../core/errors.ts';
+import { ROUTES } from '../../core/routes.ts';
+import { backendClientFor, callerOf, isSignedOut } from '../backend-client.ts';
 import { translator } from '../request-context.ts';
 import { respondError, respondRedirect } from '../flows/respond.ts';
 import { requireLogin } from '../flows/session.ts';
-import type { SpecError } from '../../core/kratos/messages.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
-import { signInAgain } from './profile/page.ts';
+import { signInAgain } from './profile/context.ts';
 
-export const CANNY_PATH = '/authentication/canny';
 const MAX_REDIRECT_LENGTH = 2048;
 
 const cannyQuery = z.object({
@@ -26,7 +26,7 @@ const cannyQuery = z.object({
 
 documentEndpoint({
   method: 'get',
-  path: CANNY_PATH,
+  path: ROUTES.canny,
   summary: 'Sign in to the feedback board (Canny SSO)',
   description: 'Login required. Asks the user service for a Canny SSO address and sends the browser there (303).',
   tags: ['feedback'],
@@ -49,44 +49,38 @@ function isHttpsUrl(value: unknown): value is string {
   }
 }
 
-function failure(req: Request, error: unknown): SpecError {
+function failure(req: Request, error: AppError): AppError {
   const t = translator(req);
-  if (error instanceof BackendError && error.status === 400) {
-    return { status: 400, code: error.code, message: t('canny.invalidRedirect'), meta: {} };
-  }
-  if (error instanceof BackendError) req.log?.warn({ code: error.code, status: error.status }, 'canny redirect not available');
-  return { status: 503, code: 'canny_unavailable', message: t('canny.unavailable'), meta: {} };
+  if (error.status === 400) return new AppError(400, error.code, t('canny.invalidRedirect'));
+  req.log?.warn({ code: error.code, status: error.status }, 'canny redirect not available');
+  return new AppError(503, 'canny_unavailable', t('canny.unavailable'));
+}
+
+function refuse(req: Request, res: Response, error: AppError): void {
+  respondError(req, res, error, () => createElement(FlowErrorPage, { message: error.message, code: error.code, retryHref: ROUTES.profile }));
 }
 
 async function toCanny(req: Request, res: Response): Promise<void> {
   const t = translator(req);
   const raw = req.query.redirect;
   if (raw !== undefined && (typeof raw !== 'string' || raw.length > MAX_REDIRECT_LENGTH)) {
-    return respondError(req, res, { status: 400, code: 'invalid_redirect', message: t('canny.invalidRedirect'), meta: {} }, errorPage(t('canny.invalidRedirect'), 'invalid_redirect'));
+    return refuse(req, res, new AppError(400, 'invalid_redirect', t('canny.invalidRedirect')));
   }
   let redirectUrl: unknown;
   try {
     ({ redirectUrl } = await backendClientFor(req).getCannyRedirectUrl(callerOf(req, res), raw || undefined));
   } catch (error) {
-    if (!(error instanceof BackendError)) throw error;
+    if (!(error instanceof AppError)) throw error;
     if (isSignedOut(error)) return signInAgain(req, res);
-    if (error.code === 'account_pending_deletion') return respondRedirect(req, res, '/profile-settings');
-    const spec = failure(req, error);
-    return respondError(req, res, spec, errorPage(spec.message, String(spec.code)));
+    if (error.code === 'account_pending_deletion') return respondRedirect(req, res, ROUTES.profile);
+    return refuse(req, res, failure(req, error));
   }
-  if (!isHttpsUrl(redirectUrl)) {
-    const spec = failure(req, new BackendError(502, 'bad_gateway', 'not an https address'));
-    return respondError(req, res, spec, errorPage(spec.message, String(spec.code)));
-  }
+  if (!isHttpsUrl(redirectUrl)) return refuse(req, res, failure(req, new AppError(502, 'bad_gateway', 'not an https address')));
   respondRedirect(req, res, redirectUrl);
-}
-
-function errorPage(message: string, code: string) {
-  return () => createElement(FlowErrorPage, { message, code, retryHref: '/profile-settings' });
 }
 
 export function cannyRoutes(): Router {
   const router = Router();
-  router.get(CANNY_PATH, requireLogin, toCanny);
+  router.get(ROUTES.canny, requireLogin, toCanny);
   return router;
 }

@@ -9,24 +9,23 @@
  *
  * The e-mail is never read from the request: the backend takes it from the invitation.
  */
-import { ROUTES } from '../../core/routes.ts';
 import { Router, type Request, type Response } from 'express';
 import { createElement } from 'react';
 import { z } from 'zod';
+import { AppError, errorBody, ERROR_CODES } from '../../core/errors.ts';
+import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 import { InvitationForm, InvitationPage, type InvitationFormProps, type InvitationProblem } from '../../views/pages/InvitationPage.tsx';
-import { BackendError, backendClientFor, type Invitation } from '../backend-client.ts';
+import { backendClientFor, type Invitation } from '../backend-client.ts';
 import { translator } from '../request-context.ts';
 import { createFlow, flowCsrfToken, submitFlow } from '../flows/kratos.ts';
-import { errorBody, respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
+import { respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
 import { LIMITS, nameField, passwordField, translateValidation } from '../flows/schemas.ts';
-import { SIGN_IN_PATH } from '../flows/session.ts';
 import { documentEndpoint, errorResponse, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
 import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
 
 const TOKEN = /^[A-Za-z0-9_-]{1,200}$/;
 const ACCEPTED = new Set(['on', 'true', '1', 'yes', 'accepted']);
-const AFTER_SIGN_UP = '/';
 
 const invitationQuery = z.object({ token: z.string().max(200).describe('The invitation token from the invitation e-mail') });
 
@@ -71,69 +70,62 @@ documentEndpoint({
   },
 });
 
-type Problem = { problem: InvitationProblem; status: number; code: string };
+type Problem = { problem: InvitationProblem; status: number };
 
-/** A backend refusal of the token → which page to show. */
-function problemOf(error: unknown): Problem | null {
-  if (!(error instanceof BackendError)) throw error;
-  if (error.code === 'invitation_token_used') return { problem: 'used', status: 410, code: error.code };
-  if (error.code === 'invitation_token_expired') return { problem: 'expired', status: 410, code: error.code };
-  if (error.code === 'invalid_invitation_token') return { problem: 'invalid', status: 404, code: error.code };
-  return null;
-}
+/** Why an invitation cannot be used, by code: the first three are the backend's refusals of the token. */
+const PROBLEMS: Readonly<Record<string, Problem>> = {
+  invitation_token_used: { problem: 'used', status: 410 },
+  invitation_token_expired: { problem: 'expired', status: 410 },
+  invalid_invitation_token: { problem: 'invalid', status: 404 },
+  invitation_token_missing: { problem: 'missing', status: 400 },
+  invitation_unavailable: { problem: 'unavailable', status: 503 },
+};
+const TOKEN_REFUSALS = new Set(['invitation_token_used', 'invitation_token_expired', 'invalid_invitation_token']);
 
-function respondProblem(req: Request, res: Response, problem: Problem): void {
+function respondProblem(req: Request, res: Response, code: string): void {
   const t = translator(req);
-  const message = t(`invitation.${problem.problem}`);
-  respondForm(req, res, {
-    status: problem.status,
-    title: t('invitation.invalidTitle'),
-    page: () => createElement(InvitationPage, { problem: problem.problem }),
-    fragment: () => createElement(InvitationPage, { problem: problem.problem }),
-    json: () => errorBody({ status: problem.status, code: problem.code, message, meta: {} }),
-  });
+  const { problem, status } = PROBLEMS[code]!;
+  const page = () => createElement(InvitationPage, { problem });
+  const json = () => errorBody(new AppError(status, code, t(`invitation.${problem}`)));
+  respondForm(req, res, { status, title: t('invitation.invalidTitle'), page, fragment: page, json });
 }
 
-function unavailable(req: Request, error: unknown): Problem {
-  if (error instanceof BackendError) req.log?.warn({ code: error.code, status: error.status }, 'invitation service failed');
-  return { problem: 'unavailable', status: 503, code: 'invitation_unavailable' };
+/** A failed backend call: the token's refusal, else the service is unavailable (logged). */
+function problemCode(req: Request, error: unknown): string {
+  if (!(error instanceof AppError)) throw error;
+  if (TOKEN_REFUSALS.has(error.code)) return error.code;
+  req.log?.warn({ code: error.code, status: error.status }, 'invitation service failed');
+  return 'invitation_unavailable';
 }
 
-function tokenOf(value: unknown): string | null {
-  return typeof value === 'string' && TOKEN.test(value) ? value : null;
-}
+const tokenOf = (value: unknown): string | null => (typeof value === 'string' && TOKEN.test(value) ? value : null);
 
 /** Looks the invitation up; answers for itself (problem page) when it cannot be used. */
 async function invitationOrAnswer(req: Request, res: Response, token: string | null): Promise<Invitation | null> {
   if (!token) {
-    const sent = Boolean(req.query.token || req.body?.token);
-    respondProblem(
-      req,
-      res,
-      sent
-        ? { problem: 'invalid', status: 404, code: 'invalid_invitation_token' }
-        : { problem: 'missing', status: 400, code: 'invitation_token_missing' },
-    );
+    respondProblem(req, res, req.query.token || req.body?.token ? 'invalid_invitation_token' : 'invitation_token_missing');
     return null;
   }
   try {
     return await backendClientFor(req).getInvitation(token);
   } catch (error) {
-    respondProblem(req, res, problemOf(error) ?? unavailable(req, error));
+    respondProblem(req, res, problemCode(req, error));
     return null;
   }
 }
 
-function renderForm(req: Request, res: Response, status: number, form: InvitationFormProps, error?: { code: string; message: string; meta?: Record<string, unknown> }): void {
-  const t = translator(req);
+function renderForm(req: Request, res: Response, status: number, form: InvitationFormProps, error?: AppError): void {
   respondForm(req, res, {
     status,
-    title: t('invitation.title'),
+    title: translator(req)('invitation.title'),
     page: () => createElement(InvitationPage, { form }),
     fragment: () => createElement(InvitationForm, form),
-    json: () => (error ? errorBody({ status, code: error.code, message: error.message, meta: error.meta ?? {} }) : { email: form.email }),
+    json: () => (error ? errorBody(error) : { email: form.email }),
   });
 }
+
+/** The sign-in page with the invited address filled in. */
+const signInAs = (email: string) => pathWithQuery(ROUTES.signIn, { loginHint: email });
 
 async function show(req: Request, res: Response): Promise<void> {
   const token = tokenOf(req.query.token);
@@ -147,13 +139,8 @@ async function show(req: Request, res: Response): Promise<void> {
 async function signInNewAccount(req: Request, res: Response, email: string, password: string): Promise<boolean> {
   const flow = await createFlow(req, res, 'login');
   if (!flow.ok) return false;
-  const outcome = await submitFlow(req, res, 'login', flow.data.id, {
-    method: 'password',
-    identifier: email,
-    password,
-    csrf_token: flowCsrfToken(flow.data) ?? '',
-  });
-  return outcome.type === 'success';
+  const body = { method: 'password', identifier: email, password, csrf_token: flowCsrfToken(flow.data) ?? '' };
+  return (await submitFlow(req, res, 'login', flow.data.id, body)).type === 'success';
 }
 
 async function submit(req: Request, res: Response): Promise<void> {
@@ -167,36 +154,39 @@ async function submit(req: Request, res: Response): Promise<void> {
   const form: InvitationFormProps = { token: token!, email: invitation.email, name };
 
   const fieldErrors: Record<string, string> = {};
-  const checkedName = nameField.safeParse(name);
-  if (!checkedName.success) fieldErrors.name = translateValidation(t, checkedName.error.issues[0]?.message ?? 'validation.nameTooLong');
-  const checkedPassword = passwordField.safeParse(password);
-  if (!checkedPassword.success) fieldErrors.password = translateValidation(t, checkedPassword.error.issues[0]?.message ?? 'validation.required');
+  const check = (field: string, schema: z.ZodType, value: string, fallback: string) => {
+    const checked = schema.safeParse(value);
+    if (!checked.success) fieldErrors[field] = translateValidation(t, checked.error.issues[0]?.message ?? fallback);
+  };
+  check('name', nameField, name, 'validation.nameTooLong');
+  check('password', passwordField, password, 'validation.required');
   if (!ACCEPTED.has(String(body.terms ?? '').toLowerCase())) fieldErrors.terms = t('validation.termsRequired');
   if (Object.keys(fieldErrors).length > 0) {
-    return renderForm(req, res, 400, { ...form, fieldErrors }, { code: 'validation_error', message: t('flowError.validationFailed'), meta: { fields: fieldErrors } });
+    const invalid = new AppError(400, ERROR_CODES.validation, t('flowError.validationFailed'), { fields: fieldErrors });
+    return renderForm(req, res, 400, { ...form, fieldErrors }, invalid);
   }
 
   let created: { identityId: string; email: string };
   try {
     created = await backendClientFor(req).signUpInvitation({ token: token!, password, ...(name ? { name } : {}) });
   } catch (error) {
-    const problem = problemOf(error);
-    if (problem) return respondProblem(req, res, problem);
-    if (error instanceof BackendError && error.code === 'email_exists') {
-      const signInHref = `${SIGN_IN_PATH}?loginHint=${encodeURIComponent(invitation.email)}`;
-      return renderForm(req, res, 409, { ...form, formError: t('invitation.emailExists'), signInHref }, { code: 'email_exists', message: t('invitation.emailExists') });
+    if (!(error instanceof AppError)) throw error;
+    if (TOKEN_REFUSALS.has(error.code)) return respondProblem(req, res, error.code);
+    if (error.code === 'email_exists') {
+      const message = t('invitation.emailExists');
+      return renderForm(req, res, 409, { ...form, formError: message, signInHref: signInAs(invitation.email) }, new AppError(409, error.code, message));
     }
-    if (error instanceof BackendError && error.status === 400) {
+    if (error.status === 400) {
       // The identity service refused the password (its own policy): say so on the password field.
       const message = t('errorMessage.unknownError');
-      return renderForm(req, res, 400, { ...form, fieldErrors: { password: message } }, { code: error.code, message });
+      return renderForm(req, res, 400, { ...form, fieldErrors: { password: message } }, new AppError(400, error.code, message));
     }
-    const failure = unavailable(req, error);
-    return renderForm(req, res, 503, { ...form, formError: t('invitation.unavailable') }, { code: failure.code, message: t('invitation.unavailable') });
+    const message = t('invitation.unavailable');
+    return renderForm(req, res, 503, { ...form, formError: message }, new AppError(503, problemCode(req, error), message));
   }
 
   const signedIn = await signInNewAccount(req, res, created.email, password).catch(() => false);
-  const target = signedIn ? AFTER_SIGN_UP : `${SIGN_IN_PATH}?loginHint=${encodeURIComponent(created.email)}`;
+  const target = signedIn ? ROUTES.home : signInAs(created.email);
   respondRedirect(req, res, target, { email: created.email, signedIn });
 }
 

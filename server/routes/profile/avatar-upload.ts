@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import busboy from 'busboy';
 import { AVATAR_MAX_BYTES, AVATAR_MAX_MEGABYTES, SIGNATURE_BYTES, sniffImageType } from '../../../core/avatar.ts';
+import { AppError, ERROR_CODES, type ErrorMeta } from '../../../core/errors.ts';
 
 export { AVATAR_MAX_BYTES, sniffImageType };
 
@@ -15,31 +16,18 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 /** After refusing an upload we discard at most this much more of it before closing the connection. */
 const DRAIN_CAP = 16 * 1024 * 1024;
 /** Spec §5 avatar error keys, plus the two ways a request can be malformed or forged. */
-export type AvatarErrorCode =
-  | 'limit_file_size'
-  | 'only_one_file_allowed'
-  | 'valid_type'
-  | 'file_type_not_exist'
-  | 'invalid_multipart'
-  | 'csrf_invalid';
+export type AvatarErrorCode = 'limit_file_size' | 'only_one_file_allowed' | 'valid_type' | 'file_type_not_exist' | 'invalid_multipart' | 'csrf_invalid';
 
-export class AvatarUploadError extends Error {
-  readonly status: number;
-  readonly code: AvatarErrorCode;
-  constructor(status: number, code: AvatarErrorCode, message: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
+const refusal = (status: number, code: AvatarErrorCode, message: string, meta: ErrorMeta = {}) => new AppError(status, code, message, meta);
 
 const errors = {
-  tooLarge: () => new AvatarUploadError(413, 'limit_file_size', `The file is larger than ${AVATAR_MAX_MEGABYTES} MB`),
-  oneFile: () => new AvatarUploadError(400, 'only_one_file_allowed', 'Only one file can be uploaded at a time'),
-  badType: () => new AvatarUploadError(400, 'valid_type', 'The file must be a PNG or JPEG image'),
-  noFile: () => new AvatarUploadError(400, 'file_type_not_exist', 'No file was chosen'),
-  malformed: () => new AvatarUploadError(400, 'invalid_multipart', 'The upload could not be read'),
-  csrf: () => new AvatarUploadError(403, 'csrf_invalid', 'The form has expired; reload the page and try again'),
+  tooLarge: () =>
+    refusal(413, 'limit_file_size', `The file is larger than ${AVATAR_MAX_MEGABYTES} MB`, { maxBytes: AVATAR_MAX_BYTES, maxMegabytes: AVATAR_MAX_MEGABYTES }),
+  oneFile: () => refusal(400, 'only_one_file_allowed', 'Only one file can be uploaded at a time'),
+  badType: () => refusal(400, 'valid_type', 'The file must be a PNG or JPEG image'),
+  noFile: () => refusal(400, 'file_type_not_exist', 'No file was chosen'),
+  malformed: () => refusal(400, 'invalid_multipart', 'The upload could not be read'),
+  csrf: () => refusal(403, ERROR_CODES.csrfInvalid, 'The form has expired; reload the page and try again'),
 };
 
 export type ForwardedUpload = { body: ReadableStream<Uint8Array>; contentType: string };
@@ -54,8 +42,8 @@ export type RelayOptions<T> = {
 };
 
 /**
- * Resolves with what `forward` resolved; rejects with an AvatarUploadError for a refused upload, or
- * with whatever `forward` rejected with (a BackendError).
+ * Resolves with what `forward` resolved; rejects with an AppError: our refusal of the upload (an
+ * AvatarErrorCode), or whatever `forward` rejected with (the backend client's AppError).
  *
  * Nothing here may throw outside the request: every stream we are handed or make (the request, the
  * parser, busboy's file stream, the re-wrapped body) has an error listener, since a body that ends
@@ -160,10 +148,7 @@ export function relayAvatarUpload<T>(req: IncomingMessage, res: ServerResponse, 
         // Its failures reach us as the rejection of `forward`, which reads it.
         out.on('error', () => {});
         const filename = type === 'png' ? 'avatar.png' : 'avatar.jpg';
-        out.write(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
-            `Content-Type: image/${type}\r\n\r\n`,
-        );
+        out.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` + `Content-Type: image/${type}\r\n\r\n`);
         out.write(first);
         stream.off('data', onData);
         stream.on('data', (chunk: Buffer) => {

@@ -1,7 +1,12 @@
-// Gathers what /profile-settings shows (the Kratos settings flow, the backend's user record, one-time
-// notices) and answers it the three ways: the page, one section as a fragment, or JSON.
+// What /profile-settings shows (the Kratos settings flow, the backend's user record, one-time notices)
+// and its answers the three ways: the page, one section as a fragment, or JSON. The reactivation offer
+// replaces it for an account waiting for deletion.
 import type { Request, Response } from 'express';
 import { createElement, type ReactElement } from 'react';
+import { errorBody, type AppError } from '../../../core/errors.ts';
+import { mapIdentityProviderError, translateMessage, type SpecError } from '../../../core/kratos/messages.ts';
+import type { KratosFlow } from '../../../core/kratos/types.ts';
+import { ROUTES } from '../../../core/routes.ts';
 import { AvatarSection } from '../../../views/components/profile/AvatarSection.tsx';
 import { loginProviders } from '../../../views/components/profile/flow-sections.ts';
 import { LinkedLoginsSection } from '../../../views/components/profile/LinkedLoginsSection.tsx';
@@ -9,63 +14,17 @@ import { NameSection } from '../../../views/components/profile/NameSection.tsx';
 import { PasswordSection, type PasswordKind } from '../../../views/components/profile/PasswordSection.tsx';
 import type { ToastItem } from '../../../views/components/Toasts.tsx';
 import { ProfileSettingsPage, ReactivateAccountPage, type ProfileSettingsView } from '../../../views/pages/ProfileSettingsPage.tsx';
-import { BackendError, backendClientFor, callerOf, isSignedOut, type CurrentUser } from '../../backend-client.ts';
-import { configOf, translator } from '../../request-context.ts';
-import { loadFlow } from '../../flows/kratos.ts';
-import { mapIdentityProviderError, translateMessage, type SpecError } from '../../../core/kratos/messages.ts';
-import { errorBody, respondError, respondForm, responseMode } from '../../flows/respond.ts';
+import type { CurrentUser } from '../../backend-client.ts';
 import { flowState } from '../../flows/flow-replacement.ts';
+import { respondForm } from '../../flows/respond.ts';
 import { translateValidation } from '../../flows/schemas.ts';
-import type { KratosFlow, KratosSession } from '../../../core/kratos/types.ts';
-import { SIGN_IN_PATH } from '../../flows/session.ts';
+import { translator } from '../../request-context.ts';
+import { graceDays, loadUser, sessionOf, settingsAction, signInAgain, type LoadedUser } from './context.ts';
 import { takeFlash, type ProfileFlash } from './flash.ts';
 import type { SettingsMethod } from './settings-body.ts';
 
-export const PROFILE_PATH = '/profile-settings';
-export const REACTIVATE_PATH = `${PROFILE_PATH}/reactivate`;
 /** Message Kratos puts on the settings flow it opens after account recovery. */
 export const RECOVERED_MESSAGE_ID = 1060001;
-
-export function settingsAction(flowId: string): string {
-  return `${PROFILE_PATH}?flow=${encodeURIComponent(flowId)}`;
-}
-
-/** Days a deleted account can still be restored (the backend's grace period); ACCOUNT_DELETION_GRACE_DAYS. */
-export function graceDays(req: Request): number {
-  return configOf(req).ACCOUNT_DELETION_GRACE_DAYS;
-}
-
-export function sessionOf(res: Response): KratosSession {
-  return res.locals.kratosSession as KratosSession;
-}
-
-export type LoadedUser = { user: CurrentUser | null; unavailable: boolean; signedOut: boolean };
-
-/** The backend's record of the signed-in user; an outage leaves the page usable without the avatar. */
-export async function loadUser(req: Request, res: Response): Promise<LoadedUser> {
-  try {
-    return { user: await backendClientFor(req).getCurrentUser(callerOf(req, res)), unavailable: false, signedOut: false };
-  } catch (error) {
-    if (!(error instanceof BackendError)) throw error;
-    if (isSignedOut(error)) return { user: null, unavailable: false, signedOut: true };
-    req.log?.warn({ code: error.code, status: error.status }, 'current user could not be loaded');
-    return { user: null, unavailable: true, signedOut: false };
-  }
-}
-
-/** Back to sign-in, and then here again. */
-export function signInAgain(req: Request, res: Response, here = req.originalUrl): void {
-  const target = new URL(here, configOf(req).PUBLIC_URL).href;
-  const to = `${SIGN_IN_PATH}?return_to=${encodeURIComponent(target)}`;
-  if (responseMode(req) === 'json') {
-    const t = translator(req);
-    return void res
-      .status(401)
-      .set('Cache-Control', 'no-store')
-      .json({ code: 'unauthorized', message: t('errorMessage.unauthorized'), meta: { redirect_browser_to: to } });
-  }
-  res.set('Cache-Control', 'no-store').redirect(303, to);
-}
 
 function traitText(traits: Record<string, unknown> | undefined, name: string): string | undefined {
   const value = traits?.[name];
@@ -96,24 +55,27 @@ export type ProfileRender = {
   /** Translated avatar error, with the section to answer for an enhanced post. */
   avatarError?: string;
   /** For JSON answers of a failure. */
-  error?: SpecError;
+  error?: SpecError | AppError;
   /** Which section an enhanced post gets back as its fragment. */
   fragment?: SettingsMethod | 'avatar';
   user?: LoadedUser;
   notices?: ProfileSettingsView['notices'];
 };
 
-/** Renders the settings screen for a flow (page, fragment or JSON). */
-export async function renderProfile(req: Request, res: Response, options: ProfileRender): Promise<void> {
-  const t = translator(req);
-  const session = sessionOf(res);
-  const loaded = options.user ?? (await loadUser(req, res));
-  if (loaded.signedOut) return signInAgain(req, res);
-  const user = loaded.user;
-  if (user?.state === 'pending_deletion') return renderReactivate(req, res, user);
+export type ProfileAnswer = {
+  title: string;
+  page: () => ReactElement;
+  fragment: () => ReactElement;
+  /** The JSON state of the screen (a 4xx adds the error's code, message and meta to it). */
+  state: Record<string, unknown>;
+};
 
+/** The settings screen for a flow and the user's record, ready to answer; consumes the one-time notices. */
+export function profileAnswer(req: Request, res: Response, loaded: LoadedUser, options: ProfileRender): ProfileAnswer {
+  const t = translator(req);
+  const user = loaded.user;
   const flow = options.flow;
-  const traits = flow.identity?.traits ?? session.identity?.traits ?? {};
+  const traits = flow.identity?.traits ?? sessionOf(res).identity?.traits ?? {};
   const email = traitText(traits, 'email') ?? user?.email ?? '';
   const name = traitText(traits, 'name') ?? '';
   const flash = takeFlash(req);
@@ -146,25 +108,29 @@ export async function renderProfile(req: Request, res: Response, options: Profil
     graceDays: graceDays(req),
   };
   res.locals.toasts = toasts;
-  const status = options.status ?? 200;
-  respondForm(req, res, {
-    status,
+  return {
     title: t('profile.title'),
     page: () => createElement(ProfileSettingsPage, view),
     fragment: () => fragmentOf(view, options.fragment),
-    json: () => {
-      const body = {
-        flow: flowState(flow, action),
-        user: { email, name, avatarUrl: view.avatarUrl, state: user?.state ?? null },
-        passwordKind,
-        loginService: loginServiceTrait ?? null,
-        linkedLogins: loginProviders(flow.ui),
-      };
-      if (status < 400) return body;
-      const error = options.error ?? mapIdentityProviderError(400, flow, t);
-      return { ...errorBody(error), ...body };
+    state: {
+      flow: flowState(flow, action),
+      user: { email, name, avatarUrl: view.avatarUrl, state: user?.state ?? null },
+      passwordKind,
+      loginService: loginServiceTrait ?? null,
+      linkedLogins: loginProviders(flow.ui),
     },
-  });
+  };
+}
+
+/** Renders the settings screen for a flow (page, fragment or JSON); the reactivation offer instead while deletion is pending. */
+export async function renderProfile(req: Request, res: Response, options: ProfileRender): Promise<void> {
+  const loaded = options.user ?? (await loadUser(req, res));
+  if (loaded.signedOut) return signInAgain(req, res);
+  if (loaded.user?.state === 'pending_deletion') return renderReactivate(req, res, loaded.user);
+  const answer = profileAnswer(req, res, loaded, options);
+  const status = options.status ?? 200;
+  const error = () => options.error ?? mapIdentityProviderError(400, options.flow, translator(req));
+  respondForm(req, res, { ...answer, status, json: () => (status < 400 ? answer.state : { ...errorBody(error()), ...answer.state }) });
 }
 
 function fragmentOf(view: ProfileSettingsView, section: ProfileRender['fragment']): ReactElement {
@@ -222,21 +188,9 @@ export function renderReactivate(req: Request, res: Response, user: CurrentUser,
     json: () => ({
       state: user.state,
       deletionScheduledAt: user.deletionScheduledAt,
-      reactivate: REACTIVATE_PATH,
+      reactivate: ROUTES.reactivate,
       user: { email: user.email, name: user.name, avatarUrl: user.avatarUrl, state: user.state },
       ...(options.error ? { code: 'reactivation_failed', message: options.error } : {}),
     }),
   });
-}
-
-/** Loads the settings flow named by ?flow= (or a new one); answers for itself when there is none. */
-export async function settingsFlowOrAnswer(req: Request, res: Response, id: unknown): Promise<{ flow: KratosFlow; created: boolean } | null> {
-  const loaded = await loadFlow(req, res, 'settings', id);
-  if (loaded.ok) return { flow: loaded.flow, created: loaded.created };
-  if (loaded.status === 401) {
-    signInAgain(req, res, PROFILE_PATH);
-    return null;
-  }
-  respondError(req, res, mapIdentityProviderError(loaded.status, loaded.body, translator(req)));
-  return null;
 }

@@ -17,7 +17,11 @@ export const settingsBody = z
   .object({
     method: z.enum(['profile', 'password', 'oidc']).describe('Which settings form is sent'),
     csrf_token: z.string().describe('The `csrf_token` node of the settings flow (Kratos checks it)'),
-    'traits.name': z.string().max(32).optional().describe('method=profile: the new name (empty removes it). No other trait is accepted: the e-mail is read-only here'),
+    'traits.name': z
+      .string()
+      .max(32)
+      .optional()
+      .describe('method=profile: the new name (empty removes it). No other trait is accepted: the e-mail is read-only here'),
     password: z.string().optional().describe('method=password: the new password (8–72 characters, not leaked, not similar to the e-mail)'),
     link: z.string().optional().describe('method=oidc: a provider offered by the flow to link'),
     unlink: z.string().optional().describe('method=oidc: a linked provider to unlink'),

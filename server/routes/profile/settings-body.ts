@@ -30,11 +30,13 @@ function field(input: Record<string, unknown>, dotted: string): unknown {
 
 /** Providers the flow itself offers to link or unlink: a request cannot name any other. */
 function offeredProviders(flow: KratosFlow, action: 'link' | 'unlink'): Set<string> {
-  return new Set(
-    flow.ui.nodes
-      .filter((node) => node.group === 'oidc' && node.attributes.name === action)
-      .map((node) => String(node.attributes.value ?? '')),
-  );
+  return new Set(flow.ui.nodes.filter((node) => node.group === 'oidc' && node.attributes.name === action).map((node) => String(node.attributes.value ?? '')));
+}
+
+/** Which settings form a post names (a link/unlink without `method` is the login-services form). */
+export function settingsMethodOf(input: Record<string, unknown>): SettingsMethod | undefined {
+  const method = text(input.method) ?? (input.link !== undefined || input.unlink !== undefined ? 'oidc' : undefined);
+  return (SETTINGS_METHODS as readonly string[]).includes(method ?? '') ? (method as SettingsMethod) : undefined;
 }
 
 /**
@@ -43,7 +45,7 @@ function offeredProviders(flow: KratosFlow, action: 'link' | 'unlink'): Set<stri
  * (read from Kratos, never from the request).
  */
 export function settingsSubmitFrom(input: Record<string, unknown>, flow: KratosFlow): SettingsSubmit {
-  const method = text(input.method) ?? (input.link !== undefined || input.unlink !== undefined ? 'oidc' : undefined);
+  const method = settingsMethodOf(input);
   const csrf_token = text(input.csrf_token) ?? '';
   switch (method) {
     case 'profile': {

@@ -26,10 +26,14 @@ afterAll(async () => {
 
 const BOUNDARY = 'brokenupload0123456789';
 const part = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-const fileHead = (filename = 'a.png') => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`;
+const fileHead = (filename = 'a.png') =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`;
 
 /** Sends a raw request over a socket; `declaredLength` defaults to the body's, `abortAfterMs` cuts the connection instead of reading the answer. */
-function rawPost(body: Buffer, options: { json?: boolean; declaredLength?: number; abortAfterMs?: number } = {}): Promise<{ status: number; text: string } | 'aborted'> {
+function rawPost(
+  body: Buffer,
+  options: { json?: boolean; declaredLength?: number; abortAfterMs?: number } = {},
+): Promise<{ status: number; text: string } | 'aborted'> {
   const { port, hostname } = new URL(env.appUrl);
   const flow = new URL(u.settingsAction, env.appUrl).search;
   const head =
@@ -40,7 +44,9 @@ function rawPost(body: Buffer, options: { json?: boolean; declaredLength?: numbe
     const socket = net.connect(Number(port), hostname);
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || (error as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(error)));
+    socket.on('error', (error) =>
+      (error as NodeJS.ErrnoException).code === 'ECONNRESET' || (error as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(error),
+    );
     socket.on('close', () => {
       if (options.abortAfterMs !== undefined) return resolve('aborted');
       const text = Buffer.concat(chunks).toString('utf8');
@@ -56,7 +62,10 @@ const png = makePng({ width: 64, height: 64 });
 const TRUNCATED: [string, (csrf: string) => Buffer][] = [
   ['inside the file data, after the signature', (csrf) => Buffer.concat([Buffer.from(part('_csrf', csrf) + fileHead()), png.subarray(0, 40)])],
   ['inside the file data, before the signature is complete', (csrf) => Buffer.concat([Buffer.from(part('_csrf', csrf) + fileHead()), png.subarray(0, 4)])],
-  ['right after the file data, without the closing boundary', (csrf) => Buffer.concat([Buffer.from(part('_csrf', csrf) + fileHead()), png, Buffer.from('\r\n')])],
+  [
+    'right after the file data, without the closing boundary',
+    (csrf) => Buffer.concat([Buffer.from(part('_csrf', csrf) + fileHead()), png, Buffer.from('\r\n')]),
+  ],
   ['inside the headers of the file part', (csrf) => Buffer.from(part('_csrf', csrf) + `--${BOUNDARY}\r\nContent-Disposition: form-da`)],
   ['after the CSRF field, with no file part', (csrf) => Buffer.from(part('_csrf', csrf))],
   ['inside the CSRF field', () => Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\nabc`)],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BackendError, createBackendClient, type BackendClient } from '../../../server/backend-client.ts';
+import { AppError } from '../../../core/errors.ts';
+import { createBackendClient, type BackendClient } from '../../../server/backend-client.ts';
 import { uniqueEmail } from '../auth/helpers.ts';
 import { startProfileStack, type ProfileStack } from './fixtures.ts';
 import { signedInUser } from './session.ts';
@@ -30,12 +31,12 @@ describe('backend client ↔ backend stand-in', () => {
     const updated = (await client.updateIdentityId(who, u.identityId)) as { updated: boolean };
     expect(updated.updated).toBe(false);
     const mismatch = await client.updateIdentityId(who, 'someone-else').catch((e: unknown) => e);
-    expect(mismatch).toBeInstanceOf(BackendError);
-    expect((mismatch as BackendError).code).toBe('identity_mismatch');
+    expect(mismatch).toBeInstanceOf(AppError);
+    expect((mismatch as AppError).code).toBe('identity_mismatch');
     const linked = (await client.confirmLinkAccount(who, { provider: 'google', email: u.email })) as { linked: boolean };
     expect(linked.linked).toBe(true);
     const wrong = await client.confirmLinkAccount(who, { provider: 'google', email: 'other@example.com' }).catch((e: unknown) => e);
-    expect((wrong as BackendError).toJSON()).toMatchObject({ code: 'wrong_account_selected', meta: { expectedEmail: u.email } });
+    expect((wrong as AppError).toJSON()).toMatchObject({ code: 'wrong_account_selected', meta: { expectedEmail: u.email } });
   });
 
   test('auth calls', async () => {
@@ -58,12 +59,12 @@ describe('backend client ↔ backend stand-in', () => {
     expect(deleted).toMatchObject({ state: 'pending_deletion', gracePeriodDays: 30 });
     // The backend revoked the sessions: this browser is signed out now.
     const after = await client.getCurrentUser({ cookie: u.browser.cookieHeader() }).catch((e: unknown) => e);
-    expect((after as BackendError).code).toBe('session_inactive');
+    expect((after as AppError).code).toBe('session_inactive');
 
     const again = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'contract-2' });
     const fresh = { cookie: again.browser.cookieHeader() };
     expect((await client.forceLogOut(fresh)) as object).toEqual({ ok: true });
     const out = await client.getCurrentUser(fresh).catch((e: unknown) => e);
-    expect((out as BackendError).code).toBe('session_inactive');
+    expect((out as AppError).code).toBe('session_inactive');
   });
 });

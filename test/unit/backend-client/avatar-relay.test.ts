@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AVATAR_MAX_BYTES, AvatarUploadError, relayAvatarUpload, sniffImageType } from '../../../server/routes/profile/avatar-upload.ts';
+import type { AppError } from '../../../core/errors.ts';
+import { AVATAR_MAX_BYTES, relayAvatarUpload, sniffImageType } from '../../../server/routes/profile/avatar-upload.ts';
 import { GIF, HTML_AS_PNG, makePng } from '../../integration/profile/images.ts';
 
 // The relay between the browser's multipart upload and the backend, driven over real HTTP.
@@ -41,7 +42,7 @@ beforeAll(async () => {
         res.end(JSON.stringify(value));
       },
       (error: unknown) => {
-        const e = error as AvatarUploadError;
+        const e = error as AppError;
         forwarded.settled.push(e.code ?? 'crash');
         res.writeHead(e.status ?? 500, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ code: e.code ?? 'crash' }));

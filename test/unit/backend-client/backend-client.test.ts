@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UnsecuredJWT, decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../../core/errors.ts';
 import {
-  BackendError,
   TOKEN_FALLBACK_LIFETIME_MS,
   TOKEN_LIFETIME_MS,
   createBackendClient,
@@ -247,9 +247,9 @@ describe('token_expired retries', () => {
     api = (_req, res) => json(res, 401, { code: 'token_expired', message: 'The authorization token has expired' });
     const backend = client();
     const error = await backend.getCurrentUser(alice()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(BackendError);
-    expect((error as BackendError).code).toBe('token_expired');
-    expect((error as BackendError).status).toBe(401);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('token_expired');
+    expect((error as AppError).status).toBe(401);
     expect(fake.seen).toHaveLength(3);
     expect(fake.whoamiCalls).toBe(3);
     expect(new Set(fake.seen.map(bearerOf)).size).toBe(3);
@@ -262,7 +262,7 @@ describe('token_expired retries', () => {
     const backend = client();
     const body = new Blob(['x']).stream();
     const error = await backend.uploadAvatar(alice(), { body, contentType: 'multipart/form-data; boundary=b' }).catch((e: unknown) => e);
-    expect((error as BackendError).code).toBe('token_expired');
+    expect((error as AppError).code).toBe('token_expired');
     expect(fake.seen).toHaveLength(1);
   });
 });
@@ -276,10 +276,10 @@ describe('other errors', () => {
   ])('fail at once with the spec error shape (%i)', async (status, body) => {
     api = (_req, res) => json(res, status, body);
     const backend = client();
-    const error = (await backend.getCurrentUser(alice()).catch((e: unknown) => e)) as BackendError;
-    expect(error).toBeInstanceOf(BackendError);
+    const error = (await backend.getCurrentUser(alice()).catch((e: unknown) => e)) as AppError;
+    expect(error).toBeInstanceOf(AppError);
     expect(error.status).toBe(status);
-    expect(error.toJSON()).toEqual(body);
+    expect(error.toJSON()).toEqual({ meta: {}, ...body });
     // A refusal by the backend is never mistaken for a signed-out browser.
     expect(isSignedOut(error)).toBe(false);
     expect(fake.seen).toHaveLength(1);
@@ -291,13 +291,13 @@ describe('other errors', () => {
       res.writeHead(502, { 'Content-Type': 'text/html' });
       res.end('<h1>Bad gateway</h1>');
     };
-    const error = (await client().getCurrentUser(alice()).catch((e: unknown) => e)) as BackendError;
-    expect(error.toJSON()).toEqual({ code: 'unknown_error', message: 'The user service answered 502' });
+    const error = (await client().getCurrentUser(alice()).catch((e: unknown) => e)) as AppError;
+    expect(error.toJSON()).toEqual({ code: 'unknown_error', message: 'The user service answered 502', meta: {} });
     expect(error.status).toBe(502);
   });
 
   it('fails as signed out without calling the backend when there is no session', async () => {
-    const error = (await client().getCurrentUser({ cookie: '' }).catch((e: unknown) => e)) as BackendError;
+    const error = (await client().getCurrentUser({ cookie: '' }).catch((e: unknown) => e)) as AppError;
     expect(error.status).toBe(401);
     expect(error.code).toBe('session_inactive');
     expect(isSignedOut(error)).toBe(true);
@@ -306,7 +306,7 @@ describe('other errors', () => {
 
   it('reports an identity service failure as 503, not as signed out', async () => {
     fake.whoamiStatus = 500;
-    const error = (await client().getCurrentUser(alice()).catch((e: unknown) => e)) as BackendError;
+    const error = (await client().getCurrentUser(alice()).catch((e: unknown) => e)) as AppError;
     expect(error.status).toBe(503);
     expect(error.code).toBe('identity_unavailable');
   });
@@ -334,8 +334,8 @@ describe('timeouts', () => {
     api = () => {}; // never answers
     const backend = client({ timeoutMs: 200 });
     const started = Date.now();
-    const error = (await backend.getCurrentUser(alice()).catch((e: unknown) => e)) as BackendError;
-    expect(error).toBeInstanceOf(BackendError);
+    const error = (await backend.getCurrentUser(alice()).catch((e: unknown) => e)) as AppError;
+    expect(error).toBeInstanceOf(AppError);
     expect(error.status).toBe(504);
     expect(error.code).toBe('backend_timeout');
     expect(Date.now() - started).toBeLessThan(1500);
@@ -343,7 +343,7 @@ describe('timeouts', () => {
 
   it('reports an unreachable backend as 503', async () => {
     const backend = createBackendClient({ backendUrl: 'http://127.0.0.1:9', kratosPublicUrl: url, timeoutMs: 2000 });
-    const error = (await backend.getCurrentUser(alice()).catch((e: unknown) => e)) as BackendError;
+    const error = (await backend.getCurrentUser(alice()).catch((e: unknown) => e)) as AppError;
     expect(error.status).toBe(503);
     expect(error.code).toBe('backend_unavailable');
   });

@@ -1,3 +1,4 @@
+import { ROUTES } from '../../../core/routes.ts';
 import { useT, useView } from '../../context.ts';
 import { Button } from '../Button.tsx';
 
@@ -12,7 +13,7 @@ export function AccountDeletedNotice(props: { scheduledAt: string | null; graceD
         <h1 className="auth-card__title">{t('profile.deleted.title')}</h1>
         <p>{date ? t('profile.deleted.text', { date }) : t('profile.deleted.textNoDate', { days: props.graceDays })}</p>
         <p>{t('profile.deleted.restore', { days: props.graceDays })}</p>
-        <Button href="/sign-in" variant="PRIMARY" fullWidth>
+        <Button href={ROUTES.signIn} variant="PRIMARY" fullWidth>
           {t('profile.deleted.signIn')}
         </Button>
       </section>

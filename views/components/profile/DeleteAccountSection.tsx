@@ -14,8 +14,13 @@ export const DELETE_DIALOG_ID = 'delete-account-dialog';
 export function DeleteAccountSection(props: { confirmOpen: boolean; graceDays: number; cancelHref: string }) {
   const t = useT();
   return (
-    <ProfileSection id="delete-account" className="profile-danger" title={t('profile.delete.title')} description={t('profile.delete.description', { days: props.graceDays })}>
-      <Button href={`/profile-settings?confirm=delete-account#${DELETE_DIALOG_ID}`} variant="SECONDARY" size="MD" data-dialog-open={DELETE_DIALOG_ID}>
+    <ProfileSection
+      id="delete-account"
+      className="profile-danger"
+      title={t('profile.delete.title')}
+      description={t('profile.delete.description', { days: props.graceDays })}
+    >
+      <Button href={`${ROUTES.profile}?confirm=delete-account#${DELETE_DIALOG_ID}`} variant="SECONDARY" size="MD" data-dialog-open={DELETE_DIALOG_ID}>
         {t('profile.delete.button')}
       </Button>
       <ConfirmDialog

@@ -1,3 +1,4 @@
+import { ROUTES } from '../../../core/routes.ts';
 import { useT } from '../../context.ts';
 import { Avatar } from '../Avatar.tsx';
 
@@ -10,14 +11,14 @@ export function ProfileHeader(props: { name: string; email: string; avatarUrl?: 
   const display = props.name || props.email;
   return (
     <header className="profile-header">
-      <a className="profile-header__home" href="/">
+      <a className="profile-header__home" href={ROUTES.home}>
         {t('profile.header.home')}
       </a>
       <div className="profile-header__user" data-user-avatar="" data-user-name={display}>
         <Avatar name={display} src={props.avatarUrl ?? undefined} size="SM" />
         <span className="profile-header__name">{display}</span>
       </div>
-      <a className="profile-header__sign-out" href="/logout">
+      <a className="profile-header__sign-out" href={ROUTES.logout}>
         {t('profile.header.signOut')}
       </a>
     </header>

@@ -3,7 +3,6 @@ import { useT, useView } from '../../context.ts';
 import { Alert } from '../Alert.tsx';
 import { Button } from '../Button.tsx';
 
-
 /**
  * Shown instead of the settings when a signed-in account is waiting for deletion (its grace period
  * has not ended): restore it, or sign out and let the deletion go ahead.
@@ -26,7 +25,7 @@ export function ReactivateAccount(props: { scheduledAt: string | null; error?: s
         </Button>
       </form>
       <p className="profile-reactivate__leave">
-        <a href="/logout">{t('profile.reactivate.signOut')}</a>
+        <a href={ROUTES.logout}>{t('profile.reactivate.signOut')}</a>
       </p>
     </section>
   );

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The container image's steps, in one place. The Dockerfile runs them; CI runs them too, outside
-# Docker (test/integration/foundation/image.test.ts), since no Docker engine runs there.
+# Docker (test/integration/operations/image.test.ts), since no Docker engine runs there.
 #
 #   image-steps.sh deps                    every dependency, exactly as locked (build stage)
 #   image-steps.sh build [outdir]          islands, stylesheet and server bundle into outdir (dist)

@@ -19,7 +19,8 @@ export type FlowScreenDocs = {
 
 const NEW_FLOW = 'HTML: to the new flow (a missing, expired or foreign one is replaced), or, signed in on a guest screen, on to return_to';
 
-export function documentFlowScreen(paths: readonly string[], body: z.ZodType, docs: FlowScreenDocs): void {
+/** `rateLimited`: the POST may answer 429 (the screen has a rate-limit scope). */
+export function documentFlowScreen(paths: readonly string[], body: z.ZodType, docs: FlowScreenDocs, rateLimited: boolean): void {
   const query = docs.query ?? flowQuery;
   for (const path of paths) {
     documentEndpoint({
@@ -45,7 +46,7 @@ export function documentFlowScreen(paths: readonly string[], body: z.ZodType, do
         403: flowError('Flow from another browser: continue with the new flow in `flow` (id in meta.flowId)'),
         404: flowError('Unknown flow: continue with the new flow in `flow`'),
         410: flowError('Flow expired or replaced: continue with the new flow in `flow`'),
-        429: TOO_MANY_REQUESTS,
+        ...(rateLimited ? { 429: TOO_MANY_REQUESTS } : {}),
         ...docs.post.more,
       },
     });

@@ -283,7 +283,7 @@ async function submit<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promi
 export function flowScreenRoutes<Body>(def: FlowScreen<Body>): Router {
   const router = Router();
   const guards = def.guards ?? [];
-  documentFlowScreen(def.paths, def.body, def.docs);
+  documentFlowScreen(def.paths, def.body, def.docs, def.rateLimit !== undefined);
   for (const path of def.paths) {
     router.get(path, ...guards, (req, res) => show(def, screenRequest(req, res, path)));
     router.post(path, ...(def.rateLimit ? authRateLimit(def.rateLimit) : []), ...guards, (req, res) => submit(def, screenRequest(req, res, path)));

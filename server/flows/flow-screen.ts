@@ -267,13 +267,17 @@ async function submit<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promi
   const parsed = parseBody(def.body, req.body);
   if (!parsed.ok) return refuseBody(def, screen, parsed);
   if (!isFlowId(flowId)) return refuseBody(def, screen, { fieldErrors: {}, formErrors: [] });
-  let kratosBody = def.toKratos?.(parsed.data, screen) ?? null;
+  let kratosBody: Record<string, unknown> | null;
   if (def.fromFlow) {
     const current = await getFlow(req, res, def.kind, flowId);
     if (!current.ok) return answerOutcome(def, screen, flowId, classifySubmit(current), parsed.data);
     kratosBody = await def.fromFlow(screen, current.data, parsed.data);
+    if (!kratosBody) return; // refused: the screen has answered
+  } else if (def.toKratos) {
+    kratosBody = def.toKratos(parsed.data, screen);
+  } else {
+    throw new Error(`flow screen ${def.paths[0]} builds no Kratos body: give it toKratos or fromFlow`);
   }
-  if (!kratosBody) return;
   const outcome = await submitFlow(req, res, def.kind, flowId, kratosBody);
   if (def.uniformTiming?.(parsed.data)) await waitForFloor(started);
   await answerOutcome(def, screen, flowId, outcome, parsed.data);

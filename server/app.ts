@@ -12,7 +12,7 @@ import { errorResponder, notFound } from './http-errors.ts';
 import { createI18n, i18nRequest } from './i18n.ts';
 import type { AppLocals } from './locals.ts';
 import { logSerializers } from './logger.ts';
-import { healthRoutes } from './routes/health.ts';
+import { healthRoutes, identityReadiness } from './routes/health.ts';
 import { mountRoutes } from './routes/index.ts';
 import { testRoutes } from './routes/test-hooks.ts';
 import { cspNonce, securityHeaders } from './security/headers.ts';
@@ -50,7 +50,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
     i18n: await createI18n(config.LANGUAGES, config.DEFAULT_LANGUAGE, config.LOCALES_DIR),
     assets: { css: manifest['app.css'] ?? '', js: manifest['main.js'] ?? '' },
     shuttingDown: false,
-    readiness: [{ name: 'session-store', check: session.isReady }],
+    readiness: [
+      { name: 'session-store', check: session.isReady },
+      { name: 'identity', check: identityReadiness(config) },
+    ],
     onShutdown: [session.close],
     startSession: session.middleware,
   };
@@ -71,8 +74,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
         return id;
       },
       serializers: logSerializers,
-      customLogLevel: (_req, res, error) =>
-        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
       // Probes hit every few seconds; their answers are not worth a log line each.
       autoLogging: { ignore: (req) => PROBES.has(String(req.url).split('?')[0] ?? '') },
     }),

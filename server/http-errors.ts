@@ -18,11 +18,16 @@ const CLIENT_ERRORS: Record<number, { code: string; messageKey: string }> = {
   413: { code: ERROR_CODES.payloadTooLarge, messageKey: 'httpError.payloadTooLarge' },
   415: { code: ERROR_CODES.unsupportedMediaType, messageKey: 'httpError.unsupportedMediaType' },
   429: { code: ERROR_CODES.tooManyRequests, messageKey: 'httpError.tooManyRequests' },
+  // An upstream the page needs cannot be reached in time (AppError 503, e.g. `identity_unavailable`).
+  503: { code: 'service_unavailable', messageKey: 'httpError.identityUnavailable' },
 };
 
+/** Seconds a client is told to wait after a 503. */
+const RETRY_AFTER_SECONDS = '5';
+
 function statusOf(error: unknown): number {
-  const candidate = (error as { status?: unknown; statusCode?: unknown } | null)?.status ??
-    (error as { statusCode?: unknown } | null)?.statusCode;
+  const candidate = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  if (candidate === 503 && error instanceof AppError) return 503;
   return typeof candidate === 'number' && candidate >= 400 && candidate < 500 ? candidate : 500;
 }
 
@@ -30,6 +35,7 @@ function answer(req: Request, res: Response, status: number, code: string, messa
   const t = translator(req);
   const requestId = String(req.id ?? '');
   res.set('Cache-Control', 'no-store');
+  if (status === 503) res.set('Retry-After', RETRY_AFTER_SECONDS);
   if (wantsJson(req)) {
     const textKey = status === 500 ? 'crash.text' : `${messageKey}.text`;
     res.status(status).json({ code, message: t(textKey), meta: { requestId } });
@@ -52,18 +58,24 @@ export const errorResponder: ErrorRequestHandler = (error, req, res, _next) => {
   const status = statusOf(error);
   // pino-http writes the request's one log line, with this error and its stack, when it finishes.
   if (status === 500) (res as Response & { err?: unknown }).err = error;
+  else if (status === 503)
+    req.log?.warn({ status, code: (error as AppError).code, reason: (error as AppError).meta?.reason }, String((error as Error).message));
   else req.log?.info({ status, reason: (error as { type?: string }).type ?? (error as Partial<AppError>).code }, 'client error');
   // A response already under way cannot become an error page: cut it so the client sees it failed.
   if (res.headersSent) return void res.destroy();
   try {
     const own = error instanceof AppError ? error : undefined;
     const known = CLIENT_ERRORS[status] ?? CLIENT_ERRORS[400]!;
-    const code = status === 500 ? ERROR_CODES.internal : (own?.messageKey && own.code) || known.code;
+    const code = status === 500 ? ERROR_CODES.internal : (own?.messageKey || status === 503 ? own?.code : undefined) || known.code;
     answer(req, res, status, code, own?.messageKey ?? known.messageKey);
   } catch (renderError) {
     // The error page itself failed: still answer, plainly, rather than leave the request hanging.
     req.log?.error({ err: renderError }, 'error page failed to render');
-    if (!res.headersSent) res.status(status).type('text').send(status === 500 ? 'Internal Server Error' : 'Bad Request');
+    if (!res.headersSent)
+      res
+        .status(status)
+        .type('text')
+        .send(status === 500 ? 'Internal Server Error' : status === 503 ? 'Service Unavailable' : 'Bad Request');
     else res.destroy();
   }
 };

@@ -38,7 +38,7 @@ export function createOryClients(config: Config): OryClients {
     adapter: kratosAdapter,
     httpAgent: new http.Agent(AGENT_OPTIONS),
     httpsAgent: new https.Agent(AGENT_OPTIONS),
-    timeout: 10_000,
+    timeout: config.KRATOS_TIMEOUT_MS, // a total deadline: see server/flows/transport.ts
   };
   const publicBasePath = config.KRATOS_PUBLIC_URL.replace(/\/+$/, '');
   const publicConfiguration = new Configuration({ basePath: publicBasePath, baseOptions });

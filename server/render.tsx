@@ -4,6 +4,7 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
+import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
 import { translator } from './request-context.ts';
 
@@ -13,8 +14,9 @@ import { translator } from './request-context.ts';
  * starts a fresh flow (or is sent on to the current one) instead of landing on a stale id.
  */
 function pageAddress(req: Request): string {
-  if (req.method === 'GET' || req.method === 'HEAD') return req.originalUrl;
-  const url = new URL(req.originalUrl, 'http://local.invalid');
+  // `//host/x` or `/\host/x` would read as another host in a link: one leading slash only.
+  if (req.method === 'GET' || req.method === 'HEAD') return req.originalUrl.replace(/^[/\\]+/, '/');
+  const url = urlOnOrigin('http://local.invalid', req.originalUrl);
   url.searchParams.delete('flow');
   return url.pathname + url.search;
 }
@@ -35,15 +37,11 @@ export function viewContext(req: Request, res: Response): ViewContext {
 }
 
 /** Renders a whole HTML page. HTML is never cached: it may carry a CSRF token or personal data. */
-export function renderPage(
-  req: Request,
-  res: Response,
-  page: ReactElement,
-  options: { title: string; status?: number },
-): void {
+export function renderPage(req: Request, res: Response, page: ReactElement, options: { title: string; status?: number }): void {
   const locals = req.app.locals as AppLocals;
   const ctx = viewContext(req, res);
-  const canonical = new URL(req.path, locals.config.PUBLIC_URL).toString();
+  // From the path only: a path like `//evil.example/x` must not become another host's address.
+  const canonical = urlOnOrigin(locals.config.PUBLIC_URL, req.path).toString();
   const html = renderToString(
     <ViewContextReact.Provider value={ctx}>
       <Document title={options.title} canonical={canonical} assets={locals.assets}>
@@ -57,9 +55,7 @@ export function renderPage(
 
 /** Renders one fragment (a form) for the form-enhancement island to swap in. */
 export function renderFragment(req: Request, res: Response, fragment: ReactElement, status = 200): void {
-  const html = renderToString(
-    <ViewContextReact.Provider value={viewContext(req, res)}>{fragment}</ViewContextReact.Provider>,
-  );
+  const html = renderToString(<ViewContextReact.Provider value={viewContext(req, res)}>{fragment}</ViewContextReact.Provider>);
   res.status(status);
   sendHtml(req, res, html);
 }

@@ -12,6 +12,20 @@ import type { Config } from '../config.ts';
 
 export { ACCOUNT_HOST_PATHS };
 
+/**
+ * `base`'s origin with `pathAndQuery` as its path (and query): never another host. A path such as
+ * `//evil.example/x` or `/\evil.example/x` (browsers read `\` as `/`) would make `new URL(path, base)`
+ * take `evil.example` as the authority, so leading slashes and backslashes collapse to one `/` and the
+ * path is set as a path.
+ */
+export function urlOnOrigin(base: string | URL, pathAndQuery: string): URL {
+  const url = new URL(new URL(base).origin);
+  const queryAt = pathAndQuery.indexOf('?');
+  const pathPart = queryAt === -1 ? pathAndQuery : pathAndQuery.slice(0, queryAt);
+  url.pathname = `/${pathPart.replace(/^[/\\]+/, '')}`;
+  if (queryAt !== -1) url.search = pathAndQuery.slice(queryAt);
+  return url;
+}
 
 function normaliseHost(value: string): string {
   return value.trim().toLowerCase().replace(/\.$/, '');
@@ -26,11 +40,11 @@ export function accountHostRouting(config: Pick<Config, 'ACCOUNT_HOST' | 'PUBLIC
     return (_req, _res, next) => next();
   }
   return (req, res, next) => {
-    const host = normaliseHost(withPort ? String(req.headers.host ?? '') : req.hostname ?? '');
+    const host = normaliseHost(withPort ? String(req.headers.host ?? '') : (req.hostname ?? ''));
     if (host !== accountHost) return next();
     const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
     if (allowed.has(path)) return next();
-    const target = new URL(req.originalUrl, publicUrl).href;
+    const target = urlOnOrigin(publicUrl, req.originalUrl).href;
     res.redirect(req.method === 'GET' || req.method === 'HEAD' ? 303 : 307, target);
   };
 }

@@ -19,7 +19,8 @@
  *   success (200 body) · invalid (400 + flow: show messages) · expired (410, with the new flow id) ·
  *   location (422 browser_location_change_required → redirect_browser_to) · csrf (403) · missing (404) ·
  *   signed_in (session_already_available) · error (anything else, status + body kept for the mapper).
- * Network failures (Kratos down) throw; the app's error handler renders the crash page.
+ * Kratos unreachable or past KRATOS_TIMEOUT_MS (a total deadline) throws AppError 503
+ * `identity_unavailable` (server/flows/transport.ts); the error handler answers the translated 503.
  */
 import type { Request, Response } from 'express';
 import type { AppLocals } from '../locals.ts';
@@ -83,6 +84,7 @@ export async function kratosCall<T>(
   const response = await kratosAdapter({
     ...(args.options as AdapterConfig),
     url: clients.publicBasePath + args.url,
+    timeout: (req.app.locals as AppLocals).config.KRATOS_TIMEOUT_MS,
     validateStatus: () => true,
   });
   const setCookies = setCookiesOf(response.headers);

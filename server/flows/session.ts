@@ -10,6 +10,7 @@
  *   sessionEmail(session)       → the identity's e-mail trait, when there is one
  */
 import type { RequestHandler } from 'express';
+import { urlOnOrigin } from './account-host.ts';
 import type { AppLocals } from '../locals.ts';
 import { safeReturnTo } from '../security/return-to.ts';
 import { whoami } from './kratos.ts';
@@ -32,7 +33,8 @@ export const requireLogin: RequestHandler = async (req, res, next) => {
       return void res.status(401).set('Cache-Control', 'no-store').json(errorBody(error));
     }
     const { config } = req.app.locals as AppLocals;
-    const here = new URL(req.originalUrl, config.PUBLIC_URL).href;
+    // From the path only: `//host/x` must neither throw nor name another host.
+    const here = urlOnOrigin(config.PUBLIC_URL, req.originalUrl).href;
     res.set('Cache-Control', 'no-store').redirect(303, pathWithQuery(ROUTES.signIn, { return_to: here }));
   } catch (error) {
     next(error);

@@ -11,11 +11,39 @@
  * - `set-cookie` comes back as an array, other headers lower-cased;
  * - 302/303/307 answers to the SAME origin are followed (max 3), keeping the Cookie header: Kratos's
  *   JSON answers to expired/replaced recovery and verification flows are such redirects;
- * - `config.timeout` aborts the request.
- * Network errors reject with the error (the app's error handler answers 500).
+ * - `config.timeout` is a TOTAL deadline for the call (connect, headers, body, and any followed
+ *   redirect), not an idle timeout: a service trickling one byte at a time cannot hold a request past
+ *   it. `config.signal` (the caller cancelling) aborts too, and rejects with the signal's reason.
+ * - Kratos unreachable, or past the deadline, rejects with an AppError 503 `identity_unavailable`
+ *   (translated `httpError.identityUnavailable`), which the error handler answers as such. The outcome
+ *   of every call is remembered per origin (`upstreamState`): readiness reads it, and for a moment
+ *   after a failure further calls fail at once instead of each waiting for the deadline again.
  */
 import http from 'node:http';
 import https from 'node:https';
+import { AppError } from '../../core/errors.ts';
+
+/** The code of every answer given because the identity service could not be reached in time. */
+export const IDENTITY_UNAVAILABLE = 'identity_unavailable';
+
+/** After a failed call, further calls to that origin fail at once for this long (then one tries again). */
+export const FAIL_FAST_MS = 1_000;
+
+type UpstreamState = { up: boolean; at: number };
+const states = new Map<string, UpstreamState>();
+
+/** The last known state of an upstream origin (undefined: never called). */
+export function upstreamState(origin: string): UpstreamState | undefined {
+  return states.get(origin);
+}
+
+function record(origin: string, up: boolean): void {
+  states.set(origin, { up, at: Date.now() });
+}
+
+function unavailable(reason: 'timeout' | 'unreachable', message: string): AppError {
+  return new AppError(503, IDENTITY_UNAVAILABLE, message, { reason }, 'httpError.identityUnavailable');
+}
 
 export type AdapterConfig = {
   url?: string;
@@ -23,6 +51,9 @@ export type AdapterConfig = {
   headers?: { toJSON?: () => Record<string, unknown> } | Record<string, unknown>;
   data?: unknown;
   timeout?: number;
+  signal?: AbortSignal;
+  /** A readiness probe: skips the fail-fast window (it is what ends it). */
+  probe?: boolean;
   httpAgent?: http.Agent;
   httpsAgent?: https.Agent;
   validateStatus?: ((status: number) => boolean) | null;
@@ -41,7 +72,10 @@ const MAX_REDIRECTS = 3;
 const FOLLOWED = new Set([301, 302, 303, 307, 308]);
 
 function plainHeaders(headers: AdapterConfig['headers']): Record<string, string> {
-  const source = headers && typeof (headers as { toJSON?: unknown }).toJSON === 'function' ? (headers as { toJSON: () => Record<string, unknown> }).toJSON() : (headers ?? {});
+  const source =
+    headers && typeof (headers as { toJSON?: unknown }).toJSON === 'function'
+      ? (headers as { toJSON: () => Record<string, unknown> }).toJSON()
+      : (headers ?? {});
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
     if (value === undefined || value === null || value === false) continue;
@@ -50,31 +84,51 @@ function plainHeaders(headers: AdapterConfig['headers']): Record<string, string>
   return out;
 }
 
-function once(config: AdapterConfig, url: URL, method: string, headers: Record<string, string>, body: string | Buffer | undefined) {
+type Answer = { status: number; statusText: string; headers: Record<string, string | string[]>; data: string };
+
+/** One request and its whole body; `signal` ends it (request and response) with the signal's reason. */
+function once(
+  config: AdapterConfig,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+  signal: AbortSignal | undefined,
+) {
   const secure = url.protocol === 'https:';
   const transport = secure ? https : http;
-  return new Promise<{ status: number; statusText: string; headers: Record<string, string | string[]>; data: string }>((resolve, reject) => {
-    const request = transport.request(
-      url,
-      { method, headers, agent: secure ? config.httpsAgent : config.httpAgent },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            statusText: response.statusMessage ?? '',
-            headers: response.headers as Record<string, string | string[]>,
-            data: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    if (config.timeout) {
-      request.setTimeout(config.timeout, () => request.destroy(new Error(`Kratos did not answer within ${config.timeout} ms`)));
-    }
+  return new Promise<Answer>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    let response: http.IncomingMessage | undefined;
+    const onAbort = () => {
+      reject(signal!.reason);
+      request.destroy();
+      response?.destroy();
+    };
+    const done = () => signal?.removeEventListener('abort', onAbort);
+    const request = transport.request(url, { method, headers, agent: secure ? config.httpsAgent : config.httpAgent }, (incoming) => {
+      response = incoming;
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        done();
+        resolve({
+          status: incoming.statusCode ?? 0,
+          statusText: incoming.statusMessage ?? '',
+          headers: incoming.headers as Record<string, string | string[]>,
+          data: Buffer.concat(chunks).toString('utf8'),
+        });
+      });
+      incoming.on('error', (error) => {
+        done();
+        reject(error);
+      });
+    });
+    request.on('error', (error) => {
+      done();
+      reject(error);
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
     request.end(body);
   });
 }
@@ -92,18 +146,43 @@ function settle(response: AdapterResponse): AdapterResponse {
 }
 
 export async function kratosAdapter(config: AdapterConfig): Promise<AdapterResponse> {
+  const origin = new URL(String(config.url)).origin;
+  const last = states.get(origin);
+  if (!config.probe && last && !last.up && Date.now() - last.at < FAIL_FAST_MS) {
+    throw unavailable('unreachable', 'Kratos failed a moment ago: not trying again yet');
+  }
+  const deadline = config.timeout ? AbortSignal.timeout(config.timeout) : undefined;
+  const signals = [deadline, config.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  let answer: AdapterResponse;
+  try {
+    answer = await follow(config, signal);
+  } catch (error) {
+    // The caller gave up (its own signal): not the identity service's fault.
+    if (config.signal?.aborted) throw config.signal.reason;
+    record(origin, false);
+    if (deadline?.aborted) throw unavailable('timeout', `Kratos did not answer within ${config.timeout} ms`);
+    throw unavailable('unreachable', `Kratos could not be reached: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  record(origin, true);
+  return settle(answer);
+}
+
+/** The request, and the same-origin redirects it is answered with; the last answer, unsettled. */
+async function follow(config: AdapterConfig, signal: AbortSignal | undefined): Promise<AdapterResponse> {
   let url = new URL(String(config.url));
   let method = (config.method ?? 'get').toUpperCase();
   const headers = plainHeaders(config.headers);
-  let body = typeof config.data === 'string' || Buffer.isBuffer(config.data) ? config.data : config.data === undefined ? undefined : JSON.stringify(config.data);
+  let body =
+    typeof config.data === 'string' || Buffer.isBuffer(config.data) ? config.data : config.data === undefined ? undefined : JSON.stringify(config.data);
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   for (let hop = 0; ; hop += 1) {
-    const answer = await once(config, url, method, headers, body);
+    const answer = await once(config, url, method, headers, body, signal);
     const location = answer.headers.location;
     const final = !FOLLOWED.has(answer.status) || typeof location !== 'string' || hop >= MAX_REDIRECTS;
     const next = final ? undefined : new URL(location as string, url);
     // Never carry the browser's cookies to another origin: such a redirect is the answer.
-    if (!next || next.origin !== url.origin) return settle({ ...answer, config, request: null });
+    if (!next || next.origin !== url.origin) return { ...answer, config, request: null };
     url = next;
     if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
       method = 'GET';

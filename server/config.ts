@@ -38,6 +38,13 @@ const trustProxy = z
     return /^\d+$/.test(value) ? Number(value) : value;
   });
 
+/** `true` or an all-addresses subnet: every X-Forwarded-For entry is believed, the client's own included. */
+function trustsEveryProxy(value: boolean | number | string): boolean {
+  if (value === true) return true;
+  if (typeof value !== 'string') return false;
+  return value.split(',').some((entry) => ['0.0.0.0/0', '::/0'].includes(entry.trim()));
+}
+
 /** Every environment variable the app reads. The README's configuration table mirrors this schema. */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -114,6 +121,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (isProduction && values.ENABLE_TEST_ROUTES) {
     fail('ENABLE_TEST_ROUTES', 'test routes are refused in production');
+  }
+  if (trustsEveryProxy(values.TRUST_PROXY)) {
+    const why =
+      'trusts every X-Forwarded-For hop, so any client can choose the IP the rate limits see; give the hop count (e.g. 1) or the proxy addresses/subnets';
+    if (isProduction) fail('TRUST_PROXY', `${String(values.TRUST_PROXY)} is refused in production: it ${why}`);
+    process.emitWarning(`TRUST_PROXY=${String(values.TRUST_PROXY)} ${why}. Production refuses it.`, { code: 'ACCOUNTS_TRUST_PROXY' });
   }
   if (!values.LANGUAGES.includes(values.DEFAULT_LANGUAGE)) {
     fail('DEFAULT_LANGUAGE', `must be one of LANGUAGES (${values.LANGUAGES.join(', ')})`);

@@ -12,7 +12,7 @@
 import type { RequestHandler } from 'express';
 import { urlOnOrigin } from './account-host.ts';
 import type { AppLocals } from '../locals.ts';
-import { safeReturnTo } from '../security/return-to.ts';
+import { boundedReturnTo, safeReturnTo } from '../security/return-to.ts';
 import { whoami } from './kratos.ts';
 import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import { errorBody, respondRedirect, wantsJson } from './respond.ts';
@@ -34,8 +34,9 @@ export const requireLogin: RequestHandler = async (req, res, next) => {
     }
     const { config } = req.app.locals as AppLocals;
     // From the path only: `//host/x` must neither throw nor name another host.
-    const here = urlOnOrigin(config.PUBLIC_URL, req.originalUrl).href;
-    res.set('Cache-Control', 'no-store').redirect(303, pathWithQuery(ROUTES.signIn, { return_to: here }));
+    // Bounded too: a 10 KB address must not become a Location header browsers refuse (issue 10 #12).
+    const here = boundedReturnTo(urlOnOrigin(config.PUBLIC_URL, req.originalUrl).href);
+    res.set('Cache-Control', 'no-store').redirect(303, here ? pathWithQuery(ROUTES.signIn, { return_to: here }) : ROUTES.signIn);
   } catch (error) {
     next(error);
   }

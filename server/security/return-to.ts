@@ -116,6 +116,24 @@ export function safeReturnTo(raw: unknown, config: ReturnToConfig): string | und
   return url.href;
 }
 
+/**
+ * A return address we build ourselves (requireLogin: "come back here after signing in"), bounded so the
+ * redirect stays a size browsers and proxies accept: the whole address when it fits
+ * MAX_RETURN_TO_LENGTH (what safeReturnTo accepts back), else the same page without its query and
+ * fragment, else nothing (the user lands on the default page after signing in).
+ */
+export function boundedReturnTo(address: string): string | undefined {
+  if (address.length <= MAX_RETURN_TO_LENGTH) return address;
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return undefined;
+  }
+  const bare = `${url.origin}${url.pathname}`;
+  return bare.length <= MAX_RETURN_TO_LENGTH ? bare : undefined;
+}
+
 /** Query values an app screen may read from the (already allow-listed) return address. */
 export type ReturnToContext = { from?: string; action?: string };
 

@@ -2,6 +2,7 @@ import { RedisStore } from 'connect-redis';
 import type { RequestHandler } from 'express';
 import session, { Store, type SessionData } from 'express-session';
 import type { Logger } from 'pino';
+import { LRUCache } from 'lru-cache';
 import { createClient } from 'redis';
 import type { Config } from './config.ts';
 
@@ -30,21 +31,24 @@ export type SessionSetup = {
   close(): Promise<void>;
 };
 
+/** How many sessions the memory store keeps at most; past it, the least recently used one goes. */
+export const MEMORY_STORE_MAX_SESSIONS = 20_000;
+
 /**
- * In-memory store for development, tests and single-instance runs without REDIS_URL. Unlike
- * express-session's MemoryStore it drops expired sessions on a timer instead of growing forever.
+ * In-memory store for development, tests and single-instance runs without REDIS_URL, on `lru-cache`:
+ * bounded in count (the least recently used session is dropped past `max`) and in time (each entry
+ * expires with its cookie). Only browsers that were shown one of our forms, or posted one, have a
+ * session at all (docs/decisions/080-no-session-for-guests.md), so the bound is never reached in normal
+ * use; it caps what a flood could cost.
  */
-export class ExpiringMemoryStore extends Store {
-  readonly #sessions = new Map<string, { data: string; expires: number }>();
-  readonly #timer: NodeJS.Timeout;
+export class BoundedMemoryStore extends Store {
+  readonly #sessions: LRUCache<string, string>;
 
-  constructor(pruneEveryMs = 10 * 60 * 1000) {
+  /** `perf` is the clock expiries are measured on (tests pass one they can move forward). */
+  constructor(options: { max?: number; perf?: { now(): number } } = {}) {
     super();
-    this.#timer = setInterval(() => this.prune(), pruneEveryMs).unref();
-  }
-
-  prune(now = Date.now()): void {
-    for (const [sid, entry] of this.#sessions) if (entry.expires <= now) this.#sessions.delete(sid);
+    const { max = MEMORY_STORE_MAX_SESSIONS, perf } = options;
+    this.#sessions = new LRUCache<string, string>({ max, ttl: SESSION_TTL_MS, ...(perf ? { perf } : {}) });
   }
 
   get size(): number {
@@ -52,23 +56,18 @@ export class ExpiringMemoryStore extends Store {
   }
 
   override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
-    const entry = this.#sessions.get(sid);
-    if (!entry || entry.expires <= Date.now()) {
-      this.#sessions.delete(sid);
-      return callback(null, null);
-    }
-    callback(null, JSON.parse(entry.data) as SessionData);
+    const data = this.#sessions.get(sid);
+    callback(null, data === undefined ? null : (JSON.parse(data) as SessionData));
   }
 
   override set(sid: string, data: SessionData, callback?: (err?: unknown) => void): void {
-    const expires = data.cookie?.expires ? new Date(data.cookie.expires).getTime() : Date.now() + SESSION_TTL_MS;
-    this.#sessions.set(sid, { data: JSON.stringify(data), expires });
+    this.#sessions.set(sid, JSON.stringify(data), { ttl: ttlOf(data) });
     callback?.();
   }
 
   override touch(sid: string, data: SessionData, callback?: () => void): void {
     const entry = this.#sessions.get(sid);
-    if (entry && data.cookie?.expires) entry.expires = new Date(data.cookie.expires).getTime();
+    if (entry !== undefined) this.#sessions.set(sid, entry, { ttl: ttlOf(data) });
     callback?.();
   }
 
@@ -77,10 +76,30 @@ export class ExpiringMemoryStore extends Store {
     callback?.();
   }
 
+  override clear(callback?: (err?: unknown) => void): void {
+    this.#sessions.clear();
+    callback?.();
+  }
+
+  override length(callback: (err: unknown, length?: number) => void): void {
+    callback(null, this.#sessions.size);
+  }
+
   close(): void {
-    clearInterval(this.#timer);
     this.#sessions.clear();
   }
+}
+
+/** Milliseconds until the session's cookie expires, at most SESSION_TTL_MS and at least 1. */
+function ttlOf(data: SessionData): number {
+  const expires = data.cookie?.expires ? new Date(data.cookie.expires).getTime() : Number.NaN;
+  const left = Number.isFinite(expires) ? expires - Date.now() : SESSION_TTL_MS;
+  return Math.max(1, Math.min(SESSION_TTL_MS, left));
+}
+
+/** Redis TTL in seconds: the cookie's remaining life, never more than SESSION_TTL_MS (never a key without expiry). */
+export function redisTtlSeconds(data: SessionData): number {
+  return Math.ceil(ttlOf(data) / 1000);
 }
 
 function whenCookiePresent(config: Pick<Config, 'isProduction'>, middleware: RequestHandler): RequestHandler {
@@ -107,7 +126,7 @@ export function createSession(config: Config, logger: Logger): SessionSetup {
   });
 
   if (!config.REDIS_URL) {
-    const store = new ExpiringMemoryStore();
+    const store = new BoundedMemoryStore();
     const middleware = session(options(store));
     return { middleware, whenPresent: whenCookiePresent(config, middleware), isReady: () => true, close: async () => store.close() };
   }
@@ -121,7 +140,7 @@ export function createSession(config: Config, logger: Logger): SessionSetup {
   });
   client.on('error', (error: unknown) => logger.warn({ err: error }, 'redis session store error'));
   client.connect().catch((error: unknown) => logger.error({ err: error }, 'redis session store: cannot connect'));
-  const store = new RedisStore({ client, prefix: 'accounts:sess:' });
+  const store = new RedisStore({ client, prefix: 'accounts:sess:', ttl: redisTtlSeconds });
   const middleware = session(options(store));
   return {
     middleware,

@@ -21,7 +21,7 @@ import { createFlow, flowCsrfToken, submitFlow } from '../flows/kratos.ts';
 import { respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
 import { LIMITS, nameField, passwordField, translateValidation } from '../flows/schemas.ts';
 import { documentEndpoint, errorResponse, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
-import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
+import { ensureCsrfToken, provideCsrfToken, requireCsrf } from '../security/csrf.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
 
 const TOKEN = /^[A-Za-z0-9_-]{1,200}$/;
@@ -132,6 +132,7 @@ async function show(req: Request, res: Response): Promise<void> {
   const invitation = await invitationOrAnswer(req, res, token);
   if (!invitation) return;
   if (responseMode(req) === 'json') return void res.set('Cache-Control', 'no-store').json({ email: invitation.email, expiresAt: invitation.expiresAt });
+  await ensureCsrfToken(req, res); // only a token the backend accepted earns a stored session (decision 080)
   renderForm(req, res, 200, { token: token!, email: invitation.email });
 }
 
@@ -160,7 +161,8 @@ async function submit(req: Request, res: Response): Promise<void> {
   };
   check('name', nameField, name, 'validation.nameTooLong');
   check('password', passwordField, password, 'validation.required');
-  if (!ACCEPTED.has(String(body.terms ?? '').toLowerCase())) fieldErrors.terms = t('validation.termsRequired');
+  const { terms } = body; // "on", true or "true"; never String() of a JSON object (its toString may throw)
+  if (terms !== true && !(typeof terms === 'string' && ACCEPTED.has(terms.toLowerCase()))) fieldErrors.terms = t('validation.termsRequired');
   if (Object.keys(fieldErrors).length > 0) {
     const invalid = new AppError(400, ERROR_CODES.validation, t('flowError.validationFailed'), { fields: fieldErrors });
     return renderForm(req, res, 400, { ...form, fieldErrors }, invalid);
@@ -192,7 +194,7 @@ async function submit(req: Request, res: Response): Promise<void> {
 
 export function invitationRoutes(): Router {
   const router = Router();
-  router.get(ROUTES.invitation, provideCsrfToken, show);
+  router.get(ROUTES.invitation, show);
   router.post(ROUTES.invitation, ...authRateLimit('sign-up'), requireCsrf, provideCsrfToken, submit);
   return router;
 }

@@ -2,20 +2,21 @@
  * /logout (no login needed).
  *
  *   GET  /logout   signed in: a small page whose form POSTs back with our CSRF token (the form island
- *                  may submit it at once); JSON `{ csrf_token, action }`. Without any session cookie
- *                  there is nothing to end: straight to the cleanup below.
+ *                  may submit it at once); JSON `{ csrf_token, action }`. Without a live Kratos session
+ *                  there is nothing to end: straight to the cleanup below, and no server-side session
+ *                  of ours is created for it (a guest who posted nothing gets none: decision 080).
  *   POST /logout   (our CSRF token) tells the backend, ends the Kratos session with the logout flow's
  *                  token (contract §11, its Set-Cookie relayed), deletes the authentication and Google
  *                  access token cookies, sends `Clear-Site-Data: "cache", "storage"`, and lands on
  *                  `/sign-in?logged_out=1`, whose page asks the islands to drop localStorage `token`
  *                  (`data-clear-storage="token"`) for browsers that ignore Clear-Site-Data (plain http).
+ *                  Our own session (its CSRF token) is destroyed and its cookie cleared.
  */
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { createElement } from 'react';
 import { LogoutPage } from '../../views/pages/LogoutPage.tsx';
 import { backendClientFor, callerOf } from '../backend-client.ts';
 import { clearAuthCookies } from '../flows/app-cookies.ts';
-import { hasSessionCookie } from '../flows/cookies.ts';
 import { configOf } from '../request-context.ts';
 import { createLogoutFlow, performLogout, whoami } from '../flows/kratos.ts';
 import { respondRedirect, responseMode } from '../flows/respond.ts';
@@ -23,6 +24,7 @@ import { logoutBody, redirectResultSchema } from '../flows/schemas.ts';
 import { renderPage } from '../render.tsx';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
+import { sessionCookieName } from '../session.ts';
 import { z } from 'zod';
 import { AFTER_LOGOUT_PATH, ROUTES } from '../../core/routes.ts';
 
@@ -35,7 +37,7 @@ documentEndpoint({
   tags: ['logout'],
   responses: {
     200: { description: 'The CSRF token and where to post it', schema: z.object({ csrf_token: z.string(), action: z.string() }) },
-    303: { description: 'No session cookie: signed out already, on to /sign-in' },
+    303: { description: 'No live session: signed out already, on to /sign-in' },
   },
 });
 
@@ -68,14 +70,32 @@ async function endSession(req: Request, res: Response): Promise<void> {
   if (flow.ok && flow.data.logout_token) await performLogout(req, res, flow.data.logout_token);
 }
 
+/** Destroys our server-side session, if this browser has one, and expires its cookie. */
+async function destroyAppSession(req: Request, res: Response): Promise<void> {
+  const config = configOf(req);
+  if (req.session) await new Promise<void>((resolve, reject) => req.session.destroy((error) => (error ? reject(error) : resolve())));
+  if (req.cookies?.[sessionCookieName(config)]) {
+    res.clearCookie(sessionCookieName(config), { httpOnly: true, sameSite: 'lax', secure: config.isProduction, path: '/' });
+  }
+}
+
 function finish(req: Request, res: Response): void {
   clearAuthCookies(res, configOf(req));
   res.set('Clear-Site-Data', CLEAR_SITE_DATA);
   respondRedirect(req, res, AFTER_LOGOUT_PATH);
 }
 
+/** Only a browser with a live Kratos session gets the form, and with it our session and CSRF token. */
+const csrfWhenSignedIn: RequestHandler = async (req, res, next) => {
+  try {
+    if (!(await whoami(req, res))) return finish(req, res);
+    provideCsrfToken(req, res, next);
+  } catch (error) {
+    next(error);
+  }
+};
+
 async function show(req: Request, res: Response): Promise<void> {
-  if (!hasSessionCookie(req)) return finish(req, res);
   const csrfToken = String(res.locals.csrfToken ?? '');
   if (responseMode(req) === 'json') {
     return void res.set('Cache-Control', 'no-store').json({ csrf_token: csrfToken, action: ROUTES.logout });
@@ -85,13 +105,13 @@ async function show(req: Request, res: Response): Promise<void> {
 
 async function submit(req: Request, res: Response): Promise<void> {
   await endSession(req, res);
+  await destroyAppSession(req, res);
   finish(req, res);
 }
 
-
 export function logoutRoutes(): Router {
   const router = Router();
-  router.get(ROUTES.logout, provideCsrfToken, show);
+  router.get(ROUTES.logout, csrfWhenSignedIn, show);
   router.post(ROUTES.logout, requireCsrf, submit);
   return router;
 }

@@ -4,7 +4,7 @@
  *
  *   POST /sign-in?flow=&…         e-mail + password, or `provider` for social sign-in
  *                                 → 303 to the allow-listed return_to (else /)
- *   POST /sign-in/forget-account  forgets the last-used account cookie (our CSRF token)
+ *   POST /sign-in/forget-account  forgets the last-used account cookie (same-origin post, or our CSRF token)
  *
  * return_to is kept in OUR query string and checked with safeReturnTo on success, rather than handed to
  * Kratos, so the allow-list lives in one place.
@@ -22,17 +22,12 @@ import { guestOnly } from '../flows/session.ts';
 import { answerProviderRedirect } from '../flows/social.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { configOf } from '../request-context.ts';
-import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
+import { requireSameOriginOrCsrf } from '../security/csrf.ts';
+import { rememberSignInDevice } from '../security/rate-limit.ts';
 import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
 
 /** Guests only, but a signed-in user asked to sign in again (`refresh=true`) gets the refresh flow. */
 const guestOrRefresh: RequestHandler = (req, res, next) => (req.query.refresh === 'true' ? next() : guestOnly(req, res, next));
-
-/**
- * Our CSRF token is only needed by the "forget this account" form, so a server-side session is only
- * started when that form is shown: the plain sign-in page stays free of per-visitor session writes.
- */
-const csrfForLastAccount: RequestHandler = (req, res, next) => (readLastAccount(req) ? provideCsrfToken(req, res, next) : next());
 
 function view(screen: ScreenRequest, state: ScreenState) {
   const { req, query, t } = screen;
@@ -77,15 +72,21 @@ export const signInScreen: FlowScreen<SignInBody> = {
     const traits = session?.identity?.traits;
     const email = typeof traits?.email === 'string' ? traits.email : body.identifier;
     if (email) rememberLastAccount(screen.res, screen.config, { email, ...(typeof traits?.name === 'string' ? { name: traits.name } : {}) });
+    rememberSignInDevice(screen.req, screen.res); // exempts this browser from strangers' lockouts (decision 031)
     const json = session?.identity ? { session: { id: session.id, identity: { id: session.identity.id, traits: session.identity.traits } } } : {};
     respondRedirect(screen.req, screen.res, screen.query.returnTo ?? '/', json);
   },
   onLocation: (screen, outcome, body) => answerProviderRedirect(screen.req, screen.res, outcome, body.provider, screen.query.prefillEmail ?? body.identifier),
-  guards: [guestOrRefresh, csrfForLastAccount],
+  // No stored session for the "forget this account" form: its post is checked by origin (decision 080).
+  guards: [guestOrRefresh],
   rateLimit: 'sign-in',
   docs: {
     tag: 'sign-in',
-    get: { summary: 'Sign-in form (Kratos login flow)', ok: { description: 'The login flow; post `ui.action` with its csrf_token', schema: flowStateResultSchema }, more: SIGNED_IN },
+    get: {
+      summary: 'Sign-in form (Kratos login flow)',
+      ok: { description: 'The login flow; post `ui.action` with its csrf_token', schema: flowStateResultSchema },
+      more: SIGNED_IN,
+    },
     post: {
       summary: 'Sign in with e-mail and password, or start social sign-in with `provider`',
       ok: { description: 'Signed in: where to go next (HTML posts get 303)', schema: redirectResultSchema },
@@ -103,13 +104,13 @@ documentEndpoint({
   body: forgetAccountBody,
   responses: {
     200: { description: 'Forgotten (HTML posts get 303 back to /sign-in)', schema: redirectResultSchema },
-    403: errorResponse('Missing or wrong CSRF token'),
+    403: errorResponse('A cross-origin post, or neither an origin header nor our CSRF token (code csrf_invalid)'),
   },
 });
 
 export function signInRoutes(): Router {
   const router = flowScreenRoutes(signInScreen);
-  router.post(ROUTES.forgetAccount, requireCsrf, (req, res) => {
+  router.post(ROUTES.forgetAccount, requireSameOriginOrCsrf, (req, res) => {
     forgetLastAccount(res, configOf(req));
     respondRedirect(req, res, withParams(ROUTES.signIn, screenQuery(req, configOf(req)).kept));
   });

@@ -12,13 +12,18 @@
  *                       `{ code: 'csrf_invalid', message }` for `Accept: application/json`).
  * - `isCsrfTokenValid(req, token)`  the same check for handlers that parse their own body (multipart
  *                       uploads with busboy): read `_csrf` from the stream, then call this.
+ * - `requireSameOriginOrCsrf`  for guest forms whose page must not cost a stored session (the sign-in
+ *                       page's "forget this account"): the browser's own word that the post comes from
+ *                       our origin (`Sec-Fetch-Site: same-origin`, else `Origin`, else `Referer`, against
+ *                       the request's Host) is enough; a client sending none of them needs our token.
+ *                       Why: docs/decisions/080-no-session-for-guests.md.
  * - `CSRF_FIELD`, `CSRF_HEADER` the field and header names.
  *
  * Usage: `router.get('/profile-settings', provideCsrfToken, show)` and
  *        `router.post('/profile-settings', requireCsrf, save)`.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { csrfSync } from 'csrf-sync';
 import { appError, ERROR_CODES } from '../../core/errors.ts';
 import type { AppLocals } from '../locals.ts';
@@ -59,6 +64,10 @@ export const provideCsrfToken: RequestHandler = (req, res, next) => {
   withSession(req, res, next);
 };
 
+/** `provideCsrfToken` as a step of a handler, once it knows the visitor should get our form. */
+export const ensureCsrfToken = (req: Request, res: Response): Promise<void> =>
+  new Promise((resolve, reject) => provideCsrfToken(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+
 const withSession: RequestHandler = (req, res, next) => {
   const existing = csrf.getTokenFromState(req);
   res.locals.csrfToken = csrf.generateToken(req);
@@ -72,5 +81,38 @@ export const requireCsrf: RequestHandler = (req, _res, next) => {
   if (SAFE_METHODS.has(req.method)) return next();
   if (isCsrfTokenValid(req, tokenFromRequest(req))) return next();
   req.log?.warn({ method: req.method, path: req.path }, 'csrf token missing or invalid');
+  next(appError(403, ERROR_CODES.csrfInvalid, 'httpError.csrfInvalid'));
+};
+
+function hostOf(value: string): string | undefined {
+  try {
+    return new URL(value).host.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the browser says about where a request comes from: 'same' (our origin), 'cross' (another origin,
+ * an opaque `Origin: null` included), or 'unknown' (no Sec-Fetch-Site, Origin or Referer at all).
+ * Compared with the Host the browser addressed, so the sign-in pages on ACCOUNT_HOST work the same.
+ */
+export function requestOrigin(req: Request): 'same' | 'cross' | 'unknown' {
+  const site = req.headers['sec-fetch-site'];
+  if (typeof site === 'string' && site !== '') return site === 'same-origin' ? 'same' : 'cross';
+  const host = req.headers.host?.toLowerCase();
+  const origin = req.headers.origin;
+  if (typeof origin === 'string' && origin !== '') return host !== undefined && hostOf(origin) === host ? 'same' : 'cross';
+  const referer = req.headers.referer;
+  if (typeof referer === 'string' && referer !== '') return host !== undefined && hostOf(referer) === host ? 'same' : 'cross';
+  return 'unknown';
+}
+
+export const requireSameOriginOrCsrf: RequestHandler = (req, _res, next) => {
+  if (SAFE_METHODS.has(req.method)) return next();
+  const origin = requestOrigin(req);
+  if (origin === 'same') return next();
+  if (origin === 'unknown' && isCsrfTokenValid(req, tokenFromRequest(req))) return next();
+  req.log?.warn({ method: req.method, path: req.path, origin }, 'cross-origin post refused');
   next(appError(403, ERROR_CODES.csrfInvalid, 'httpError.csrfInvalid'));
 };

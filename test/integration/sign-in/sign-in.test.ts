@@ -179,7 +179,9 @@ describe('re-authentication (refresh=true)', () => {
     expect(page.status).toBe(200);
     expect(action).toContain('refresh=true');
     const flowId = UUID.exec(action)![0];
-    const flow = (await (await fetch(`${stack.identity.publicUrl}/self-service/login/flows?id=${flowId}`, { headers: { cookie: browser.cookieHeader() } })).json()) as { refresh: boolean };
+    const flow = (await (
+      await fetch(`${stack.identity.publicUrl}/self-service/login/flows?id=${flowId}`, { headers: { cookie: browser.cookieHeader() } })
+    ).json()) as { refresh: boolean };
     expect(flow.refresh).toBe(true);
 
     const answer = await browser.post(action, { csrf_token: csrf, identifier: email, password: STRONG_PASSWORD, method: 'password' });
@@ -189,24 +191,24 @@ describe('re-authentication (refresh=true)', () => {
 });
 
 describe('last-used account', () => {
-  test('is offered after a sign-in and can be forgotten with our CSRF token only', async () => {
+  test('is offered after a sign-in and can be forgotten by a same-origin post only (no stored session: decision 080)', async () => {
     const email = uniqueEmail('last');
     await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     await signIn(browser, email);
-    // Keep only the remembered account (and our session cookie): as after a logout.
+    // Keep only the remembered account: as after a logout.
     browser.cookies.delete('ory_kratos_session');
+    browser.cookies.delete('accounts.sid');
     const { page } = await openSignIn(browser);
     expect(page.text).toContain('class="last-account"');
     expect(page.text).toContain(email);
-    const csrf = hiddenValue(page.text, '_csrf');
-    expect(csrf).toBeTruthy();
+    expect(browser.cookies.has('accounts.sid')).toBe(false);
 
-    const forged = await browser.post('/sign-in/forget-account', { _csrf: 'wrong' });
+    const forged = await browser.post('/sign-in/forget-account', { _csrf: 'wrong' }, { origin: 'https://evil.example' });
     expect(forged.status).toBe(403);
     expect(browser.cookies.has('last_access_account')).toBe(true);
 
-    const forgotten = await browser.post('/sign-in/forget-account', { _csrf: csrf! });
+    const forgotten = await browser.post('/sign-in/forget-account', {}, { origin: new URL(stack.appUrl).origin, 'sec-fetch-site': 'same-origin' });
     expect(forgotten.status).toBe(303);
     expect(browser.cookies.has('last_access_account')).toBe(false);
     const after = await openSignIn(browser);

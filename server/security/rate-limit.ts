@@ -5,9 +5,14 @@
  *   router.post('/sign-in', ...authRateLimit('sign-in'), handler)
  * 1. per client IP (IPv6 grouped by /56 subnet, as express-rate-limit recommends): one attacker
  *    machine trying many accounts is stopped, while a real user on another IP is not affected;
- * 2. per normalised email, read from the parsed body (`identifier`, `email`, `traits.email` or
- *    `traits: { email }`): one account hammered from many IPs is stopped too. Requests without an
- *    email are not counted by this one.
+ * 2. per normalised email, read from the ONE body field that scope acts on (`EMAIL_FIELD`: sign-in
+ *    `identifier`, sign-up `traits.email` (form or JSON), recovery, verification and resend `email`):
+ *    one account hammered from many IPs is stopped too, and a decoy in another field cannot open a
+ *    fresh bucket for the address that gets mailed. Requests without that email are not counted.
+ * Sign-in (decision 031, issue 10 #5) counts failures only, and never lets a stranger lock an owner out:
+ *    its per-IP and per-account limits skip a device the account signed in from before
+ *    (server/security/known-device.ts), and a third limiter counts failures per account and IP
+ *    (per account and known device for those), so one attacker is stopped without blocking an office.
  * Only POST/PUT/PATCH/DELETE count; GET and HEAD pass untouched, so rendering a form never uses quota.
  *
  * Email normalisation: trimmed, lower-cased, NFKC, exactly as Kratos normalises identifiers (§12.2).
@@ -36,6 +41,8 @@ import { RateLimitedForm, RateLimitedPage } from '../../views/pages/RateLimitedP
 import { FORM_IDS } from '../../core/form-ids.ts';
 import { ROUTES } from '../../core/routes.ts';
 import { responseMode } from '../flows/respond.ts';
+import { flattenBody } from '../flows/schemas.ts';
+import { knownDeviceId, rememberKnownDevice } from './known-device.ts';
 import { renderFragment, renderPage } from '../render.tsx';
 
 export type RateLimitScope = 'sign-in' | 'sign-up' | 'recovery' | 'verification' | 'resend';
@@ -50,6 +57,9 @@ export type RateLimitSetting = {
   /** Only failed answers (status >= 400) count against the email: a user signing in fine never locks
    * themself out; guessing passwords does. Used for sign-in only. */
   countOnlyFailuresPerEmail: boolean;
+  /** Sign-in only: failures per account from one IP (or one known device); with it, every sign-in
+   * limiter counts failures only and a known device of the account skips the per-IP and per-account ones. */
+  perEmailAndIp?: number;
 };
 
 const MINUTE = 60_000;
@@ -60,7 +70,7 @@ const MINUTE = 60_000;
  * is strict per address, so nobody can flood a mailbox through us.
  */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitScope, Readonly<RateLimitSetting>>> = {
-  'sign-in': { windowMs: 15 * MINUTE, perIp: 100, perEmail: 10, countOnlyFailuresPerEmail: true },
+  'sign-in': { windowMs: 15 * MINUTE, perIp: 100, perEmail: 50, countOnlyFailuresPerEmail: true, perEmailAndIp: 10 },
   'sign-up': { windowMs: 60 * MINUTE, perIp: 30, perEmail: 10, countOnlyFailuresPerEmail: false },
   recovery: { windowMs: 15 * MINUTE, perIp: 20, perEmail: 5, countOnlyFailuresPerEmail: false },
   verification: { windowMs: 15 * MINUTE, perIp: 40, perEmail: 10, countOnlyFailuresPerEmail: false },
@@ -73,10 +83,7 @@ let settings: Record<RateLimitScope, RateLimitSetting> = cloneDefaults();
 let disabled = false;
 
 function cloneDefaults(): Record<RateLimitScope, RateLimitSetting> {
-  return Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [scope, { ...DEFAULT_RATE_LIMITS[scope] }])) as Record<
-    RateLimitScope,
-    RateLimitSetting
-  >;
+  return Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [scope, { ...DEFAULT_RATE_LIMITS[scope] }])) as Record<RateLimitScope, RateLimitSetting>;
 }
 
 /** Overrides some limits (merged into the current ones), or turns them all off with 'off'. */
@@ -110,7 +117,23 @@ export function normaliseEmail(value: string): string {
   return value.normalize('NFKC').trim().toLowerCase().slice(0, MAX_EMAIL_KEY_LENGTH);
 }
 
-/** The email a guest form is about, from a urlencoded or JSON body, normalised; undefined if none. */
+/** The one body field each scope acts on: the address Kratos signs in, registers or mails. */
+export const EMAIL_FIELD: Readonly<Record<RateLimitScope, string>> = {
+  'sign-in': 'identifier',
+  'sign-up': 'traits.email',
+  recovery: 'email',
+  verification: 'email',
+  resend: 'email',
+};
+
+/** The address a scope's request acts on: its EMAIL_FIELD, read as the screens parse bodies (JSON `traits: { email }` flattened). */
+export function scopeEmail(body: unknown, scope: RateLimitScope): string | undefined {
+  const value = flattenBody(body)[EMAIL_FIELD[scope]];
+  if (typeof value !== 'string') return undefined;
+  return normaliseEmail(value) || undefined;
+}
+
+/** Any email a guest form names (first of `identifier`, `email`, `traits.email`), normalised; undefined if none. */
 export function emailFromBody(body: unknown): string | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
@@ -134,10 +157,42 @@ export function ipKey(req: Request): string {
   return ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
 }
 
-/** Per-email key for a request, or undefined when the body names no email. */
-export function emailKey(req: Request): string | undefined {
-  const email = emailFromBody(req.body);
+/** Per-email key for a request: of the scope's own field when a scope is given; undefined when there is none. */
+export function emailKey(req: Request, scope?: RateLimitScope): string | undefined {
+  const email = scope ? scopeEmail(req.body, scope) : emailFromBody(req.body);
   return email === undefined ? undefined : digest(email);
+}
+
+type Kind = 'ip' | 'email' | 'email-ip';
+
+/** Sign-in: the known-device id of this request's account, computed once per request. */
+function deviceOf(req: Request, res: Response, scope: RateLimitScope): string | undefined {
+  if (!('knownDevice' in res.locals)) {
+    const email = scopeEmail(req.body, scope);
+    res.locals.knownDevice = email === undefined ? undefined : knownDeviceId(req, email);
+  }
+  return res.locals.knownDevice as string | undefined;
+}
+
+function keyFor(req: Request, res: Response, scope: RateLimitScope, kind: Kind): string {
+  if (kind === 'ip') return `${scope}:ip:${ipKey(req)}`;
+  if (kind === 'email') return `${scope}:email:${emailKey(req, scope)}`;
+  const device = deviceOf(req, res, scope);
+  return device ? `${scope}:device:${device}:${emailKey(req, scope)}` : `${scope}:email-ip:${ipKey(req)}:${emailKey(req, scope)}`;
+}
+
+function limitFor(scope: RateLimitScope, kind: Kind): number {
+  const setting = settings[scope];
+  if (kind === 'ip') return setting.perIp;
+  if (kind === 'email') return setting.perEmail;
+  return setting.perEmailAndIp ?? Number.MAX_SAFE_INTEGER;
+}
+
+function skipped(req: Request, res: Response, scope: RateLimitScope, kind: Kind): boolean {
+  if (disabled || !COUNTED_METHODS.has(req.method)) return true;
+  if (kind !== 'ip' && emailKey(req, scope) === undefined) return true;
+  // A device the account signed in from is limited by its own bucket (email-ip), not by strangers'.
+  return kind !== 'email-ip' && settings[scope].perEmailAndIp !== undefined && deviceOf(req, res, scope) !== undefined;
 }
 
 function retryAfterSeconds(req: Request, res: Response): number {
@@ -184,15 +239,16 @@ export function respondTooManyRequests(req: Request, res: Response): void {
   renderPage(req, res, page, { title: req.t('rateLimit.title'), status: 429 });
 }
 
-function limiter(scope: RateLimitScope, kind: 'ip' | 'email'): RequestHandler {
+function limiter(scope: RateLimitScope, kind: Kind): RequestHandler {
   const setting = settings[scope];
+  const failuresOnly = setting.perEmailAndIp !== undefined || (kind === 'email' && setting.countOnlyFailuresPerEmail);
   return rateLimit({
     windowMs: setting.windowMs,
-    limit: () => (kind === 'ip' ? settings[scope].perIp : settings[scope].perEmail),
+    limit: () => limitFor(scope, kind),
     // Skip work entirely for reads, when switched off, and (per email) when there is no email.
-    skip: (req) => disabled || !COUNTED_METHODS.has(req.method) || (kind === 'email' && emailKey(req) === undefined),
-    keyGenerator: (req) => (kind === 'ip' ? `${scope}:ip:${ipKey(req)}` : `${scope}:email:${emailKey(req)}`),
-    skipSuccessfulRequests: kind === 'email' && setting.countOnlyFailuresPerEmail,
+    skip: (req, res) => skipped(req, res, scope, kind),
+    keyGenerator: (req, res) => keyFor(req, res, scope, kind),
+    skipSuccessfulRequests: failuresOnly,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     // Enhanced posts answer 200 + X-Redirect-To on success; a 303 likewise means success.
@@ -207,5 +263,12 @@ function limiter(scope: RateLimitScope, kind: 'ip' | 'email'): RequestHandler {
 
 /** The middlewares that limit one guest form by client IP and by email. */
 export function authRateLimit(scope: RateLimitScope): RequestHandler[] {
-  return [limiter(scope, 'ip'), limiter(scope, 'email')];
+  const limiters = [limiter(scope, 'ip'), limiter(scope, 'email')];
+  return settings[scope].perEmailAndIp === undefined ? limiters : [...limiters, limiter(scope, 'email-ip')];
+}
+
+/** After a successful password sign-in: this browser becomes a known device of the account it named. */
+export function rememberSignInDevice(req: Request, res: Response): void {
+  const email = scopeEmail(req.body, 'sign-in');
+  if (email !== undefined) rememberKnownDevice(req, res, email);
 }

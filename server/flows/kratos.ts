@@ -26,6 +26,7 @@ import type { Request, Response } from 'express';
 import type { AppLocals } from '../locals.ts';
 import { oryClients, type FrontendRequests } from '../ory.ts';
 import { cookieJar, hasSessionCookie, relaySetCookies } from './cookies.ts';
+import { rotateAppSession, setsKratosSession } from '../security/session-rotation.ts';
 import { kratosAdapter, type AdapterConfig } from './transport.ts';
 import {
   isFlow,
@@ -91,6 +92,8 @@ export async function kratosCall<T>(
   if (setCookies.length > 0) {
     relaySetCookies(res, setCookies);
     jar.apply(setCookies);
+    // Who is signed in changed (or signed out): our session id changes with it (no session fixation).
+    if (setsKratosSession(setCookies)) await rotateAppSession(req, res);
   }
   const data = parseBody(response.data);
   if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, data: data as T };

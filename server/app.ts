@@ -40,6 +40,30 @@ const dynamicAnswerDefaults: RequestHandler = (req, res, next) => {
   next();
 };
 
+/**
+ * Production cookies are `Secure`: express-session sets ours only on requests it sees as HTTPS, i.e.
+ * with `X-Forwarded-Proto: https` from a trusted proxy (TRUST_PROXY). Without it no session cookie is
+ * set and every form of ours answers 403. Said once at start-up, and once more on the first request
+ * that arrives as plain HTTP.
+ */
+function warnOnceOnPlainHttp(config: Config, logger: Logger): RequestHandler {
+  logger.info(
+    { trustProxy: config.TRUST_PROXY },
+    'production: session cookies are Secure and set only on HTTPS requests; behind a proxy it must send X-Forwarded-Proto: https and TRUST_PROXY must trust it, or every app form answers 403',
+  );
+  let warned = false;
+  return (req, _res, next) => {
+    if (!warned && !req.secure) {
+      warned = true;
+      logger.warn(
+        { trustProxy: config.TRUST_PROXY, forwardedProto: req.headers['x-forwarded-proto'] ?? null },
+        'a request arrived as plain HTTP in production: no session cookie will be set and app forms will answer 403; send X-Forwarded-Proto: https from a proxy TRUST_PROXY trusts',
+      );
+    }
+    next();
+  };
+}
+
 export async function createApp(config: Config, logger: Logger): Promise<Express> {
   const app = express();
   const manifest = loadManifest(config.ASSETS_DIR);
@@ -79,6 +103,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
       autoLogging: { ignore: (req) => PROBES.has(String(req.url).split('?')[0] ?? '') },
     }),
   );
+  if (config.isProduction) app.use(warnOnceOnPlainHttp(config, logger));
   app.use(cspNonce, securityHeaders(config));
   app.use(compression({ threshold: 512 }));
 

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { AppLocals } from './locals.ts';
@@ -6,6 +8,52 @@ import { createLogger } from './logger.ts';
 // More stray exceptions than this within a minute means the process is broken, not one bad
 // request: exit non-zero and let the supervisor start a fresh one.
 const STRAY_ERROR_BUDGET = 20;
+
+/**
+ * While draining, a connection with no request for this long (counted from when the app stopped
+ * accepting, at the earliest) is closed: its client had time to send one on it.
+ */
+const DRAIN_IDLE_MS = 1_000;
+
+/** Stops accepting connections without closing the idle ones (http.Server#close would, at once). */
+function stopListening(server: http.Server, done: () => void): void {
+  if (!server.listening) return done();
+  (Object.getPrototypeOf(http.Server.prototype) as { close: (this: http.Server, cb: () => void) => void }).close.call(server, () => done());
+}
+
+/**
+ * Open connections and whether each is idle (no request in progress) and since when. Near the cap
+ * (90 %), idle kept-alive connections are closed to make room for new ones; while draining,
+ * `closeIdle(ms)` closes those idle for at least `ms`.
+ */
+function trackConnections(server: http.Server, max: number) {
+  const state = new Map<Socket, { active: number; idleSince: number }>();
+  let onEmpty: (() => void) | undefined;
+  server.on('connection', (socket: Socket) => {
+    state.set(socket, { active: 0, idleSince: Date.now() });
+    socket.on('close', () => {
+      state.delete(socket);
+      if (state.size === 0) onEmpty?.();
+    });
+    if (state.size >= Math.ceil(max * 0.9)) server.closeIdleConnections();
+  });
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const entry = state.get(req.socket);
+    if (!entry) return;
+    entry.active += 1;
+    res.on('close', () => {
+      entry.active -= 1;
+      entry.idleSince = Date.now();
+    });
+  });
+  return {
+    closeIdle(ms: number, since: number) {
+      const now = Date.now();
+      for (const [socket, entry] of state) if (entry.active === 0 && now - Math.max(entry.idleSince, since) >= ms) socket.destroy();
+    },
+    allClosed: () => new Promise<void>((resolve) => (state.size === 0 ? resolve() : (onEmpty = resolve))),
+  };
+}
 
 function readConfig(): Config {
   try {
@@ -39,11 +87,21 @@ async function main() {
 
   const app = await createApp(config, logger);
   const locals = app.locals as AppLocals;
-  const server = app.listen(config.PORT, config.HOST);
-  // Outlive the load balancer's idle timeout (commonly 60 s), so it never reuses a connection we
-  // are closing at that instant (a source of sporadic 502s). Shutdown closes idle ones anyway.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  // Once shutdown has begun every answer, static files included, closes its connection after it, so
+  // keep-alive clients leave on their own instead of having an idle connection closed under them.
+  // Timeouts are enforced by a periodic check (30 s by default): often enough for a 10 s header limit.
+  const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
+    if (locals.shuttingDown) res.shouldKeepAlive = false;
+    app(req, res);
+  });
+  // Limits fit for a sign-in page (README, "Operations"): slow headers and bodies are cut, idle
+  // connections go, and one process holds a bounded number of connections.
+  server.headersTimeout = config.HEADERS_TIMEOUT_MS;
+  server.requestTimeout = config.REQUEST_TIMEOUT_MS;
+  server.keepAliveTimeout = config.KEEP_ALIVE_TIMEOUT_MS;
+  server.maxConnections = config.MAX_CONNECTIONS;
+  const connections = trackConnections(server, config.MAX_CONNECTIONS);
+  server.listen(config.PORT, config.HOST);
   server.on('error', (error) => {
     process.stderr.write(`accounts cannot listen on ${config.HOST}:${config.PORT}: ${error.message}\n`);
     process.exit(1);
@@ -70,11 +128,15 @@ async function main() {
     // Optional grace period for load balancers to notice readiness before we stop accepting.
     if (config.SHUTDOWN_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
 
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Kept-alive connections go as soon as they are idle: now, or right after their last answer.
-    server.closeIdleConnections();
-    const sweeper = setInterval(() => server.closeIdleConnections(), 100);
+    // Stop accepting, but do not yet close idle connections as http.Server#close does: a connection
+    // accepted a moment ago may be about to carry its first request. Every answer from now on says
+    // `Connection: close`; connections idle for DRAIN_IDLE_MS are closed, then the process ends once
+    // none is left.
+    const closed = new Promise<void>((resolve) => stopListening(server, resolve));
+    const stoppedAt = Date.now();
+    const sweeper = setInterval(() => connections.closeIdle(DRAIN_IDLE_MS, stoppedAt), 50);
     await closed;
+    await connections.allClosed();
     clearInterval(sweeper);
     for (const hook of locals.onShutdown) {
       await hook().catch((error: unknown) => logger.warn({ err: error }, 'shutdown hook failed'));

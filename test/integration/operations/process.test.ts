@@ -119,7 +119,11 @@ describe('graceful shutdown on SIGTERM', () => {
   });
 
   it('readiness answers 503 as soon as shutdown starts, while liveness stays 200', async () => {
-    const server = await start({ SHUTDOWN_DELAY_MS: '1500' });
+    // Readiness also needs the identity service: a Kratos that answers /health/ready.
+    const kratos = http.createServer((_req, res) => res.end('{"status":"ok"}'));
+    await new Promise<void>((resolve) => kratos.listen(0, '127.0.0.1', resolve));
+    const kratosUrl = `http://127.0.0.1:${(kratos.address() as import('node:net').AddressInfo).port}`;
+    const server = await start({ SHUTDOWN_DELAY_MS: '1500', KRATOS_PUBLIC_URL: kratosUrl });
     expect(await get(`${server.url}/readyz`)).toEqual({ status: 200, body: '{"status":"ready"}' });
     server.child.kill('SIGTERM');
     const ready = await until(
@@ -129,6 +133,7 @@ describe('graceful shutdown on SIGTERM', () => {
     expect(ready).toEqual({ status: 503, body: '{"status":"shutting_down"}' });
     expect(await get(`${server.url}/healthz`)).toMatchObject({ status: 200 });
     expect(await server.exited).toEqual({ code: 0, signal: null });
+    kratos.close();
   });
 
   it('does not wait past SHUTDOWN_TIMEOUT_MS for a request that will not finish', async () => {

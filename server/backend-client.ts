@@ -232,6 +232,17 @@ export async function answeredError(response: globalThis.Response): Promise<AppE
 }
 
 const clients = new WeakMap<object, BackendClient>();
+const clocks = new WeakMap<object, () => number>();
+
+/**
+ * The time the app's client judges its stored tokens' expiry by (default Date.now). Tests that run the
+ * stand-ins on a test clock pass that clock here, so the tokens and the check of their expiry agree;
+ * a client already made is replaced.
+ */
+export function setBackendClientClock(app: { locals: Record<string, unknown> }, now: () => number): void {
+  clocks.set(app, now);
+  clients.delete(app);
+}
 
 /** The app's single client, created on first use from the app's configuration. */
 export function backendClientForApp(app: { locals: Record<string, unknown> }): BackendClient {
@@ -246,6 +257,7 @@ export function backendClientForApp(app: { locals: Record<string, unknown> }): B
       timeoutMs: locals.config.BACKEND_TIMEOUT_MS,
       uploadTimeoutMs: locals.config.BACKEND_UPLOAD_TIMEOUT_MS,
       cacheSize: locals.config.BACKEND_TOKEN_CACHE_SIZE,
+      now: clocks.get(app),
       logger: locals.logger,
     });
     clients.set(app, client);

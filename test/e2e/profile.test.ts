@@ -9,9 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser as PlaywrightBrowser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestClock } from '../../embedded/clock.ts';
 import { launchBrowser, newContext } from '../support/browser.ts';
-import { createIdentity, STRONG_PASSWORD, uniqueEmail } from '../integration/auth/helpers.ts';
-import { startProfileStack, type ProfileStack } from '../integration/profile/fixtures.ts';
+import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../support/fixtures.ts';
+import { startProfileStack, type ProfileStack } from '../integration/profile/profile-stack.ts';
 import { GIF, makePng } from '../integration/profile/images.ts';
 
 const NEW_PASSWORD = 'Juniper-Comet-Harvest-64';
@@ -38,6 +39,7 @@ afterAll(async () => {
   await env?.close();
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
+const identities = useIdentities(() => env.identityAdminUrl);
 
 async function signInWith(page: Page, email: string, password: string): Promise<void> {
   await page.goto(`${env.appUrl}/sign-in`);
@@ -72,7 +74,7 @@ for (const javaScriptEnabled of [true, false]) {
       const page = await context.newPage();
       watch(page);
       const email = uniqueEmail(javaScriptEnabled ? 'profile-e2e-js' : 'profile-e2e-nojs');
-      await createIdentity(env.identityAdminUrl, email, STRONG_PASSWORD, 'Ada');
+      await identities.create({ email, name: 'Ada' });
       try {
         // Sign in, then the profile.
         await signInWith(page, email, STRONG_PASSWORD);
@@ -81,10 +83,7 @@ for (const javaScriptEnabled of [true, false]) {
 
         // Change the name: the 'setting saved' toast (1050001).
         await page.fill('#field-traits-name', 'Ada Byron');
-        await Promise.all([
-          page.waitForURL(/\/profile-settings\?flow=/),
-          page.click('#profile-name-form button[name="method"][value="profile"]'),
-        ]);
+        await Promise.all([page.waitForURL(/\/profile-settings\?flow=/), page.click('#profile-name-form button[name="method"][value="profile"]')]);
         await page.locator('.toast', { hasText: 'Your changes have been saved!' }).waitFor();
         expect(await page.inputValue('#field-traits-name')).toBe('Ada Byron');
         expect(await page.textContent('.profile-header__name')).toBe('Ada Byron');
@@ -117,10 +116,7 @@ for (const javaScriptEnabled of [true, false]) {
 
         // Change the password.
         await page.fill('#field-password', NEW_PASSWORD);
-        await Promise.all([
-          page.waitForURL(/\/profile-settings\?flow=/),
-          page.click('#profile-password-form button[name="method"][value="password"]'),
-        ]);
+        await Promise.all([page.waitForURL(/\/profile-settings\?flow=/), page.click('#profile-password-form button[name="method"][value="password"]')]);
         await page.locator('[data-password-kind="changedPassword"]').waitFor();
 
         // Sign out, then in with the new password.
@@ -142,10 +138,7 @@ for (const javaScriptEnabled of [true, false]) {
           await Promise.all([page.waitForURL(/confirm=delete-account/), page.click('a[data-dialog-open="delete-account-dialog"]')]);
           expect(await page.isVisible('#delete-account-dialog')).toBe(true);
         }
-        await Promise.all([
-          page.waitForURL(/\/profile-settings\/account-deleted/),
-          page.click('#delete-account-dialog-form button[type="submit"]'),
-        ]);
+        await Promise.all([page.waitForURL(/\/profile-settings\/account-deleted/), page.click('#delete-account-dialog-form button[type="submit"]')]);
         expect(await page.textContent('main')).toContain('Sign in within 30 days to restore it.');
 
         // Signed out everywhere: the profile asks for a sign-in.
@@ -177,7 +170,7 @@ describe('JavaScript on: avatar checks before sending, and roll-back of a failed
     const page = await context.newPage();
     watch(page);
     const email = uniqueEmail('profile-e2e-island');
-    await createIdentity(env.identityAdminUrl, email, STRONG_PASSWORD, 'Grace Hopper');
+    await identities.create({ email, name: 'Grace Hopper' });
     const uploads = () => env.backendProxy.seen.filter((s) => s.path === '/api/user/upload-avatar').length;
     try {
       await signInWith(page, email, STRONG_PASSWORD);
@@ -218,14 +211,18 @@ describe('JavaScript on: avatar checks before sending, and roll-back of a failed
 });
 
 describe('an old sign-in (privileged session over)', () => {
+  // The identity service judges the privileged session by the stand-ins' clock: moved past it, not waited for.
+  const clock = createTestClock();
   let stale: ProfileStack;
   beforeAll(async () => {
     stale = await startProfileStack({
       env: { ASSETS_DIR: path.join(outdir, 'public') },
       identityConfig: { selfservice: { flows: { settings: { privileged_session_max_age: '4s' } } } } as never,
+      clock,
     });
   });
   afterAll(() => stale?.close());
+  const staleIdentities = useIdentities(() => stale.identityAdminUrl);
 
   for (const javaScriptEnabled of [true, false]) {
     test(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}: a password change asks to sign in again, then comes back to the same form`, async () => {
@@ -234,7 +231,7 @@ describe('an old sign-in (privileged session over)', () => {
       const page = await context.newPage();
       watch(page);
       const email = uniqueEmail(javaScriptEnabled ? 'stale-e2e-js' : 'stale-e2e-nojs');
-      await createIdentity(stale.identityAdminUrl, email, STRONG_PASSWORD, 'Ada');
+      await staleIdentities.create({ email, name: 'Ada' });
       try {
         await page.goto(`${stale.appUrl}/sign-in`);
         await page.fill('#field-identifier', email);
@@ -243,7 +240,7 @@ describe('an old sign-in (privileged session over)', () => {
         await page.goto(`${stale.appUrl}/profile-settings`);
         await page.waitForURL(/\/profile-settings\?flow=/);
         const settingsUrl = page.url();
-        await page.waitForTimeout(4_300);
+        clock.advance(5_000);
 
         await page.fill('#field-password', NEW_PASSWORD);
         await Promise.all([page.waitForURL(/\/sign-in\?.*refresh=true/), page.click('#profile-password-form button[name="method"][value="password"]')]);

@@ -69,6 +69,22 @@ export async function findIdentity(adminUrl: string, email: string): Promise<{ i
   return ((await response.json()) as { id: string; state: string }[])[0];
 }
 
+export type IdentityRecord = {
+  id: string;
+  state: string;
+  traits: Record<string, unknown>;
+  metadata_admin?: unknown;
+  metadata_public?: unknown;
+  verifiable_addresses?: { value: string; verified: boolean }[];
+};
+
+/** An identity by id, through the admin API (to check what a flow changed, or did not). */
+export async function getIdentity(adminUrl: string, id: string): Promise<IdentityRecord> {
+  const response = await fetch(`${adminUrl}/admin/identities/${id}`, { headers: { accept: 'application/json' } });
+  if (response.status !== 200) throw new Error(`getIdentity ${id}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as IdentityRecord;
+}
+
 /** Deletes an identity; one that is already gone (the test deleted it) is fine. */
 export async function deleteIdentity(adminUrl: string, id: string): Promise<void> {
   const response = await fetch(`${adminUrl}/admin/identities/${id}`, { method: 'DELETE' });

@@ -147,3 +147,39 @@ export function visibleText(html: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+// ── multipart uploads (the Browser sends forms and JSON only) ──────────────────────────────────────
+
+export type MultipartPart = { name: string; value?: string; filename?: string; type?: string; data?: Buffer };
+
+/** A multipart body with the given parts, in order (put our CSRF field first, like the pages' forms). */
+export function multipart(parts: MultipartPart[]) {
+  const boundary = `----testupload${Math.random().toString(16).slice(2)}`;
+  const pieces: Buffer[] = [];
+  for (const part of parts) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
+    if (part.filename !== undefined) head += `; filename="${part.filename}"\r\nContent-Type: ${part.type ?? 'application/octet-stream'}`;
+    pieces.push(Buffer.from(`${head}\r\n\r\n`), part.data ?? Buffer.from(part.value ?? ''), Buffer.from('\r\n'));
+  }
+  pieces.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(pieces), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Posts a multipart body with a browser's cookies (`cookie`: Browser.cookieHeader()); redirects are not followed. */
+export async function postMultipart(
+  baseUrl: string,
+  cookie: string,
+  path: string,
+  parts: MultipartPart[],
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; location?: string; json(): unknown }> {
+  const { body, contentType } = multipart(parts);
+  const response = await fetch(new URL(path, baseUrl), {
+    method: 'POST',
+    headers: { cookie, 'content-type': contentType, accept: 'text/html', ...headers },
+    body,
+    redirect: 'manual',
+  });
+  const text = await response.text();
+  return { status: response.status, text, location: response.headers.get('location') ?? undefined, json: () => JSON.parse(text) };
+}

@@ -2,19 +2,23 @@
 // abandons half-way, must be answered (4xx) or dropped, and must never throw outside the request
 // (server/main.ts exits after 20 stray errors a minute).
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { makePng } from './images.ts';
-import { startProfileStack, type ProfileStack } from './fixtures.ts';
-import { signedInUser, type SignedIn } from './session.ts';
+import { startProfileStack, useProfileUsers, type ProfileStack, type SignedIn } from './profile-stack.ts';
 
 let env: ProfileStack;
 let u: SignedIn;
 const stray: unknown[] = [];
 const onStray = (error: unknown) => void stray.push(error);
+/** Requests the app has received and not yet answered or seen abandoned. */
+let appInFlight = 0;
 
 beforeAll(async () => {
   env = await startProfileStack();
-  u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'broken-upload' });
+  env.stack.server.on('request', (_req, res) => {
+    appInFlight += 1;
+    res.on('close', () => void (appInFlight -= 1));
+  });
   process.on('uncaughtException', onStray);
   process.on('unhandledRejection', onStray);
 });
@@ -22,6 +26,10 @@ afterAll(async () => {
   process.off('uncaughtException', onStray);
   process.off('unhandledRejection', onStray);
   await env?.close();
+});
+const users = useProfileUsers(() => env);
+beforeAll(async () => {
+  u = await users.signedIn({ prefix: 'broken-upload' });
 });
 
 const BOUNDARY = 'brokenupload0123456789';
@@ -101,8 +109,9 @@ describe('truncated and abandoned avatar uploads', () => {
     for (const body of bodies) {
       for (const wait of [0, 50]) expect(await rawPost(body, { declaredLength: body.length + 1_000_000, abortAfterMs: wait })).toBe('aborted');
     }
-    // Give the app time to notice the closed sockets and settle the cancelled backend calls.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Until the app has noticed every closed socket and the cancelled backend upload has ended too.
+    await vi.waitFor(() => expect({ app: appInFlight, backend: env.backendProxy.inFlight }).toEqual({ app: 0, backend: 0 }), { timeout: 5_000, interval: 10 });
+    await new Promise((resolve) => setImmediate(resolve));
     expect(stray).toEqual([]);
   });
 

@@ -1,23 +1,28 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { multipart, postMultipart } from '../../support/http.ts';
 import { GIF, HTML_AS_PNG, makePng, pngChunkTypes } from './images.ts';
-import { postMultipart, startProfileStack, type ProfileStack } from './fixtures.ts';
-import { openProfile, signedInUser, type SignedIn } from './session.ts';
+import { openProfile, startProfileStack, useProfileUsers, type ProfileStack, type SignedIn } from './profile-stack.ts';
 
 let env: ProfileStack;
 beforeAll(async () => {
   env = await startProfileStack();
 });
 afterAll(() => env?.close());
+const users = useProfileUsers(() => env);
 
 const MAX = 5_242_880;
 const uploadsSeen = () => env.backendProxy.seen.filter((s) => s.path === '/api/user/upload-avatar').length;
 
 async function user(): Promise<SignedIn> {
-  return signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'avatar' });
+  return users.signedIn({ prefix: 'avatar' });
 }
 
-function upload(u: SignedIn, file: { data: Buffer; filename: string; type?: string }, options: { json?: boolean; csrf?: string | null; extraFile?: boolean } = {}) {
+function upload(
+  u: SignedIn,
+  file: { data: Buffer; filename: string; type?: string },
+  options: { json?: boolean; csrf?: string | null; extraFile?: boolean } = {},
+) {
   const parts = [
     ...(options.csrf === null ? [] : [{ name: '_csrf', value: options.csrf ?? u.csrf }]),
     { name: 'file', filename: file.filename, type: file.type ?? 'image/png', data: file.data },
@@ -129,7 +134,9 @@ describe('avatar upload', () => {
   test('no file at all is file_type_not_exist', async () => {
     const u = await user();
     const flow = new URL(u.settingsAction, env.appUrl).search;
-    const answer = await postMultipart(env.appUrl, u.browser.cookieHeader(), `/profile-settings/avatar${flow}`, [{ name: '_csrf', value: u.csrf }], { accept: 'application/json' });
+    const answer = await postMultipart(env.appUrl, u.browser.cookieHeader(), `/profile-settings/avatar${flow}`, [{ name: '_csrf', value: u.csrf }], {
+      accept: 'application/json',
+    });
     expect(answer.status).toBe(400);
     expect(answer.json()).toMatchObject({ code: 'file_type_not_exist' });
   });
@@ -145,7 +152,7 @@ describe('avatar upload', () => {
   });
 
   test('signed out, the upload goes to sign-in', async () => {
-    const { body, contentType } = (await import('./fixtures.ts')).multipart([{ name: 'file', filename: 'a.png', data: makePng() }]);
+    const { body, contentType } = multipart([{ name: 'file', filename: 'a.png', data: makePng() }]);
     const answer = await fetch(`${env.appUrl}/profile-settings/avatar`, { method: 'POST', headers: { 'content-type': contentType }, body, redirect: 'manual' });
     expect(answer.status).toBe(303);
     expect(answer.headers.get('location')).toMatch(/^\/sign-in\?return_to=/);

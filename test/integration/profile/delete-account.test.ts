@@ -1,24 +1,28 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Browser, signIn } from '../auth/helpers.ts';
-import { startProfileStack, type ProfileStack } from './fixtures.ts';
-import { signedInUser } from './session.ts';
+import { createTestClock } from '../../../embedded/clock.ts';
+import { signIn } from '../../support/fixtures.ts';
+import { Browser } from '../../support/http.ts';
+import { openProfile, startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
+// The stand-ins' clock: a sign-in can be dated in the past instead of waiting for it to age.
+const clock = createTestClock();
 let env: ProfileStack;
 beforeAll(async () => {
-  env = await startProfileStack();
+  env = await startProfileStack({ clock });
 });
 afterAll(() => env?.close());
+const users = useProfileUsers(() => env);
 
 describe('delete account and reactivation', () => {
   test('without our CSRF token nothing happens', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'del-csrf' });
+    const u = await users.signedIn({ prefix: 'del-csrf' });
     const answer = await u.browser.post('/profile-settings/delete-account', {});
     expect(answer.status).toBe(403);
     expect((await u.browser.get(u.settingsAction)).status).toBe(200);
   });
 
   test('deleting signs out everywhere; signing in again offers reactivation, which restores the account', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'del' });
+    const u = await users.signedIn({ prefix: 'del' });
     const other = new Browser(env.appUrl);
     expect((await signIn(other, u.email)).status).toBe(303);
 
@@ -57,7 +61,7 @@ describe('delete account and reactivation', () => {
   });
 
   test('JSON: the deletion answer names the schedule', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'del-json' });
+    const u = await users.signedIn({ prefix: 'del-json' });
     const answer = await u.browser.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': u.csrf });
     expect(answer.status).toBe(200);
     const body = JSON.parse(answer.text);
@@ -68,13 +72,16 @@ describe('delete account and reactivation', () => {
 
 describe('delete account with an old sign-in', () => {
   test('sends the user through sign-in with refresh=true and back to the confirmation; nothing is deleted before', async () => {
-    // PRIVILEGED_SESSION_MAX_AGE_MS (default: Kratos's one hour), shortened on the running app's config.
-    const app = env.stack.server.listeners('request')[0] as unknown as { locals: { config: Record<string, unknown> } };
-    const configured = app.locals.config.PRIVILEGED_SESSION_MAX_AGE_MS;
-    app.locals.config.PRIVILEGED_SESSION_MAX_AGE_MS = 500;
+    // PRIVILEGED_SESSION_MAX_AGE_MS (default: Kratos's one hour), shortened on the running app's config to a
+    // minute. The app compares the session's authenticated_at with its own time, so the sign-in is dated a
+    // minute and a second back on the stand-ins' clock instead of being waited out.
+    const config = env.app.locals.config as Record<string, unknown>;
+    const configured = config.PRIVILEGED_SESSION_MAX_AGE_MS;
+    config.PRIVILEGED_SESSION_MAX_AGE_MS = 60_000;
     try {
-      const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'del-stale' });
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      clock.set(Date.now() - 61_000);
+      const u = await users.signedIn({ prefix: 'del-stale' });
+      clock.set(Date.now());
       const deletions = env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length;
       const answer = await u.browser.post('/profile-settings/delete-account', { _csrf: u.csrf });
       expect(answer.status).toBe(303);
@@ -87,8 +94,16 @@ describe('delete account with an old sign-in', () => {
       expect(JSON.parse(json.text)).toMatchObject({ code: 'session_refresh_required' });
       expect(env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length).toBe(deletions);
       expect((await u.browser.get(u.settingsAction)).status).toBe(200);
+
+      // Signed in again just now, under the same limit: the deletion goes through.
+      const fresh = new Browser(env.appUrl);
+      expect((await signIn(fresh, u.email)).status).toBe(303);
+      const { csrf } = await openProfile(fresh);
+      const deleted = await fresh.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': csrf });
+      expect(deleted.status).toBe(200);
+      expect(env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length).toBe(deletions + 1);
     } finally {
-      app.locals.config.PRIVILEGED_SESSION_MAX_AGE_MS = configured;
+      config.PRIVILEGED_SESSION_MAX_AGE_MS = configured;
     }
   });
 });

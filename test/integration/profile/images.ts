@@ -43,7 +43,7 @@ export const HTML_AS_PNG = Buffer.from('<!doctype html><script>alert(1)</script>
 /** Names of the PNG chunks in a file, in order. */
 export function pngChunkTypes(png: Buffer): string[] {
   const types: string[] = [];
-  for (let offset = 8; offset + 8 <= png.length; ) {
+  for (let offset = 8; offset + 8 <= png.length;) {
     const length = png.readUInt32BE(offset);
     types.push(png.toString('latin1', offset + 4, offset + 8));
     offset += 12 + length;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Browser, createIdentity, uniqueEmail } from '../auth/helpers.ts';
-import { startProfileStack, type ProfileStack } from './fixtures.ts';
-import { signedInUser } from './session.ts';
+import { Browser } from '../../support/http.ts';
+import { startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
 describe('a settings flow opened by account recovery', () => {
   let env: ProfileStack;
@@ -9,10 +8,10 @@ describe('a settings flow opened by account recovery', () => {
     env = await startProfileStack();
   });
   afterAll(() => env?.close());
+  const users = useProfileUsers(() => env);
 
   test('shows the password part first, with the recovery notice', async () => {
-    const email = uniqueEmail('recovered');
-    const identityId = await createIdentity(env.identityAdminUrl, email);
+    const { id: identityId } = await users.identities.create({ prefix: 'recovered' });
     const link = await fetch(`${env.identityAdminUrl}/admin/recovery/link`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -34,7 +33,7 @@ describe('a settings flow opened by account recovery', () => {
   });
 
   test('a normal visit keeps the usual order (avatar, details, password)', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'order' });
+    const u = await users.signedIn({ prefix: 'order' });
     const order = ['id="avatar"', 'id="profile"', 'id="password"'].map((marker) => u.page.indexOf(marker));
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(u.page).not.toContain('You successfully recovered your account.');
@@ -45,13 +44,16 @@ describe('linked login services', () => {
   let env: ProfileStack;
   beforeAll(async () => {
     env = await startProfileStack({
-      identityConfig: { selfservice: { methods: { oidc: { enabled: true, config: { providers: [{ id: 'google', provider: 'google', label: 'Google' }] } } } } } as never,
+      identityConfig: {
+        selfservice: { methods: { oidc: { enabled: true, config: { providers: [{ id: 'google', provider: 'google', label: 'Google' }] } } } },
+      } as never,
     });
   });
   afterAll(() => env?.close());
+  const users = useProfileUsers(() => env);
 
   test('lists the offered providers with link buttons; linking sends the browser to the provider', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'logins' });
+    const u = await users.signedIn({ prefix: 'logins' });
     expect(u.page).toMatch(/<li class="profile-logins__item" data-provider="google" data-linked="false">/);
     expect(u.page).toContain('id="profile-logins-form"');
     expect(u.page).toMatch(/<button[^>]*name="link"[^>]*value="google"|<button[^>]*value="google"[^>]*name="link"/);
@@ -61,12 +63,11 @@ describe('linked login services', () => {
   });
 
   test('a provider the flow does not offer is refused before Kratos', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'logins-bad' });
+    const u = await users.signedIn({ prefix: 'logins-bad' });
     const answer = await u.browser.postJson(u.settingsAction, { csrf_token: u.flowCsrf, method: 'oidc', link: 'evil-idp' });
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text)).toMatchObject({ code: 'validation_error' });
     const unlink = await u.browser.postJson(u.settingsAction, { csrf_token: u.flowCsrf, method: 'oidc', unlink: 'google' });
     expect(unlink.status).toBe(400);
   });
-
 });

@@ -3,22 +3,23 @@
 // refused, a post without a flow goes back to the page, and an account waiting for deletion changes nothing.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Browser, signIn } from '../auth/helpers.ts';
-import { startProfileStack, type ProfileStack } from './fixtures.ts';
-import { signedInUser } from './session.ts';
+import { signIn } from '../../support/fixtures.ts';
+import { Browser } from '../../support/http.ts';
+import { startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
 let env: ProfileStack;
 beforeAll(async () => {
   env = await startProfileStack();
 });
 afterAll(() => env?.close());
+const users = useProfileUsers(() => env);
 
 const RESTARTED = 'The settings page had expired, so it was reloaded. Please make your change again.';
 const FLOW = /^\/profile-settings\?flow=[0-9a-f-]{36}$/;
 
 describe('POST /profile-settings on a flow that is not there', () => {
   test('an unknown flow: browsers go to a new flow with the toast; JSON gets 404 with the new flow id', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'settings-gone' });
+    const u = await users.signedIn({ prefix: 'settings-gone' });
     const gone = `/profile-settings?flow=${randomUUID()}`;
     const answer = await u.browser.post(gone, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': 'Lost' });
     expect(answer.status).toBe(303);
@@ -33,8 +34,8 @@ describe('POST /profile-settings on a flow that is not there', () => {
   });
 
   test("another identity's flow is refused (403) and the name stays as it was", async () => {
-    const owner = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'settings-owner', name: 'Owner' });
-    const other = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'settings-other' });
+    const owner = await users.signedIn({ prefix: 'settings-owner', name: 'Owner' });
+    const other = await users.signedIn({ prefix: 'settings-other' });
     const answer = await other.browser.post(owner.settingsAction, { csrf_token: owner.flowCsrf, method: 'profile', 'traits.name': 'Hijacked' });
     expect(answer.status).toBe(403);
     const state = JSON.parse((await owner.browser.get(owner.settingsAction, { accept: 'application/json' })).text) as { user: { name: string } };
@@ -42,7 +43,7 @@ describe('POST /profile-settings on a flow that is not there', () => {
   });
 
   test('no flow id: JSON is 400 invalid_flow, a browser goes back to the page', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'settings-noflow' });
+    const u = await users.signedIn({ prefix: 'settings-noflow' });
     const json = await u.browser.postJson('/profile-settings', { csrf_token: u.flowCsrf, method: 'profile', traits: { name: 'X' } });
     expect(json.status).toBe(400);
     expect(JSON.parse(json.text)).toMatchObject({ code: 'invalid_flow', meta: {} });
@@ -54,7 +55,7 @@ describe('POST /profile-settings on a flow that is not there', () => {
 
 describe('an account waiting for deletion', () => {
   test('a settings post changes nothing: JSON 403 account_pending_deletion, a browser goes to the reactivation offer', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'settings-pending', name: 'Before' });
+    const u = await users.signedIn({ prefix: 'settings-pending', name: 'Before' });
     expect((await u.browser.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': u.csrf })).status).toBe(200);
     const back = new Browser(env.appUrl);
     expect((await signIn(back, u.email)).status).toBe(303);

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Browser, formAction, hiddenValue, signIn, STRONG_PASSWORD } from '../auth/helpers.ts';
-import { getIdentity, startProfileStack, type ProfileStack } from './fixtures.ts';
-import { openProfile, signedInUser } from './session.ts';
+import { createTestClock } from '../../../embedded/clock.ts';
+import { getIdentity, signIn, STRONG_PASSWORD } from '../../support/fixtures.ts';
+import { Browser, formAction, hiddenValue } from '../../support/http.ts';
+import { openProfile, startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
 let env: ProfileStack;
 beforeAll(async () => {
   env = await startProfileStack();
 });
 afterAll(() => env?.close());
+const users = useProfileUsers(() => env);
 
 const NEW_PASSWORD = 'Copper-Lantern-Meadow-58';
 
@@ -21,7 +23,7 @@ describe('GET /profile-settings', () => {
   });
 
   test('creates a settings flow and shows the sections; the e-mail is read-only; internal traits are not fields', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { name: 'Grace Hopper' });
+    const u = await users.signedIn({ name: 'Grace Hopper' });
     expect(u.settingsAction).toMatch(/^\/profile-settings\?flow=[0-9a-f-]{36}$/);
     for (const id of ['avatar-upload-form', 'profile-name-form', 'profile-password-form']) expect(u.page).toContain(`id="${id}"`);
     expect(u.page).toMatch(/<input disabled=""[^>]*name="traits\.email" value="[^"]+"/);
@@ -33,7 +35,7 @@ describe('GET /profile-settings', () => {
   });
 
   test('JSON answers the flow (ui.action is ours), the user and the password kind', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl);
+    const u = await users.signedIn();
     const answer = await u.browser.get(u.settingsAction, { accept: 'application/json' });
     expect(answer.status).toBe(200);
     const body = JSON.parse(answer.text);
@@ -43,7 +45,7 @@ describe('GET /profile-settings', () => {
   });
 
   test('?confirm=delete-account renders the confirmation open (no JavaScript needed)', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl);
+    const u = await users.signedIn();
     const page = await u.browser.follow('/profile-settings?confirm=delete-account');
     expect(page.url).toMatch(/flow=.*&confirm=delete-account$/);
     expect(page.text).toMatch(/<div class="dialog-layer" id="delete-account-dialog" data-island="dialog">/);
@@ -56,42 +58,42 @@ describe('GET /profile-settings', () => {
 
 describe('name', () => {
   test('saves the name through Kratos and shows the "saved" toast once', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl);
+    const u = await users.signedIn();
     const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': '  Ada Lovelace ' });
     expect(answer.status).toBe(303);
     expect(answer.location).toBe(u.settingsAction);
     const page = await u.browser.get(answer.location!);
     expect(page.text).toContain('Your changes have been saved!');
     expect(page.text).toContain('value="Ada Lovelace"');
-    expect((await getIdentity(env.identityAdminUrl, u.identityId)).traits.name).toBe('Ada Lovelace');
+    expect((await getIdentity(env.identityAdminUrl, u.id)).traits.name).toBe('Ada Lovelace');
     const again = await u.browser.get(answer.location!);
     expect(again.text).not.toContain('Your changes have been saved!');
   });
 
   test('enhanced and JSON posts get their own answers', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl);
+    const u = await users.signedIn();
     const enhanced = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': 'Enhanced' }, { 'x-enhance': '1' });
     expect(enhanced.status).toBe(200);
     expect(enhanced.headers.get('x-redirect-to')).toBe(u.settingsAction);
     const json = await u.browser.postJson(u.settingsAction, { csrf_token: u.flowCsrf, method: 'profile', traits: { name: 'Jason' } });
     expect(json.status).toBe(200);
     expect(JSON.parse(json.text)).toMatchObject({ redirect_to: u.settingsAction, state: 'success', message: 'Your changes have been saved!' });
-    expect((await getIdentity(env.identityAdminUrl, u.identityId)).traits.name).toBe('Jason');
+    expect((await getIdentity(env.identityAdminUrl, u.id)).traits.name).toBe('Jason');
   });
 
   test('a name over 32 characters is refused with a translated message and nothing changes', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { name: 'Short' });
+    const u = await users.signedIn({ name: 'Short' });
     const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': 'x'.repeat(33) }, { 'x-enhance': '1' });
     expect(answer.status).toBe(400);
     expect(answer.text).toContain('id="profile-name-form"');
     expect(answer.text).toMatch(/field__error[^>]*>[^<]*32/);
-    expect((await getIdentity(env.identityAdminUrl, u.identityId)).traits.name).toBe('Short');
+    expect((await getIdentity(env.identityAdminUrl, u.id)).traits.name).toBe('Short');
   });
 
   test('mass assignment: extra traits, state, verification, admin metadata and other ids are never sent', async () => {
-    const victim = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'victim', name: 'Victim' });
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { name: 'Mallory' });
-    const before = await getIdentity(env.identityAdminUrl, u.identityId);
+    const victim = await users.signedIn({ prefix: 'victim', name: 'Victim' });
+    const u = await users.signedIn({ name: 'Mallory' });
+    const before = await getIdentity(env.identityAdminUrl, u.id);
     const form = await u.browser.post(u.settingsAction, {
       csrf_token: u.flowCsrf,
       method: 'profile',
@@ -104,8 +106,8 @@ describe('name', () => {
       state: 'inactive',
       metadata_admin: '{"role":"admin"}',
       metadata_public: '{"plan":"enterprise"}',
-      identity_id: victim.identityId,
-      id: victim.identityId,
+      identity_id: victim.id,
+      id: victim.id,
       schema_id: 'admin',
     });
     expect(form.status).toBe(303);
@@ -116,39 +118,39 @@ describe('name', () => {
       verifiable_addresses: [{ value: victim.email, verified: true }],
       metadata_admin: { role: 'admin' },
       state: 'inactive',
-      identity: { id: victim.identityId },
+      identity: { id: victim.id },
     });
     expect(json.status).toBe(200);
-    const after = await getIdentity(env.identityAdminUrl, u.identityId);
+    const after = await getIdentity(env.identityAdminUrl, u.id);
     expect(after.traits).toEqual({ ...before.traits, name: 'Mallory Three' });
     expect(after.state).toBe('active');
     expect(after.metadata_admin ?? null).toEqual(before.metadata_admin ?? null);
     expect(after.metadata_public ?? null).toEqual(before.metadata_public ?? null);
-    const victimAfter = await getIdentity(env.identityAdminUrl, victim.identityId);
+    const victimAfter = await getIdentity(env.identityAdminUrl, victim.id);
     expect(victimAfter.traits).toMatchObject({ name: 'Victim', email: victim.email });
   });
 
   test('a settings flow of another user is refused', async () => {
-    const a = await signedInUser(env.appUrl, env.identityAdminUrl, { name: 'Alice' });
-    const b = await signedInUser(env.appUrl, env.identityAdminUrl, { name: 'Bob' });
+    const a = await users.signedIn({ name: 'Alice' });
+    const b = await users.signedIn({ name: 'Bob' });
     const answer = await b.browser.post(a.settingsAction, { csrf_token: b.flowCsrf, method: 'profile', 'traits.name': 'Hijacked' });
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(answer.status).toBeLessThan(500);
-    expect((await getIdentity(env.identityAdminUrl, a.identityId)).traits.name).toBe('Alice');
-    expect((await getIdentity(env.identityAdminUrl, b.identityId)).traits.name).toBe('Bob');
+    expect((await getIdentity(env.identityAdminUrl, a.id)).traits.name).toBe('Alice');
+    expect((await getIdentity(env.identityAdminUrl, b.id)).traits.name).toBe('Bob');
   });
 
   test('a forged Kratos CSRF token changes nothing', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { name: 'Honest' });
+    const u = await users.signedIn({ name: 'Honest' });
     const answer = await u.browser.post(u.settingsAction, { csrf_token: 'forged', method: 'profile', 'traits.name': 'Forged' });
     expect(answer.status).toBeGreaterThanOrEqual(300);
-    expect((await getIdentity(env.identityAdminUrl, u.identityId)).traits.name).toBe('Honest');
+    expect((await getIdentity(env.identityAdminUrl, u.id)).traits.name).toBe('Honest');
   });
 });
 
 describe('password', () => {
   test('changes the password: the old one stops working, the new one signs in', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl);
+    const u = await users.signedIn();
     const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: NEW_PASSWORD });
     expect(answer.status).toBe(303);
     const page = await u.browser.get(answer.location!);
@@ -159,7 +161,7 @@ describe('password', () => {
   });
 
   test('a leaked or too similar password is refused with Kratos’s translated message', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl);
+    const u = await users.signedIn();
     const leaked = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: 'password123' });
     expect(leaked.status).toBe(400);
     expect(leaked.text).toContain('id="profile-password-form"');
@@ -171,7 +173,7 @@ describe('password', () => {
   });
 
   test('an empty password is caught before Kratos', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl);
+    const u = await users.signedIn();
     const answer = await u.browser.postJson(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: '' });
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text)).toMatchObject({ code: 'validation_error', meta: { field: 'password' } });
@@ -179,15 +181,18 @@ describe('password', () => {
 });
 
 describe('stale session (privileged session expired)', () => {
+  // The identity service judges the privileged session by its clock: moved past the limit, not waited for.
+  const clock = createTestClock();
   let stale: ProfileStack;
   beforeAll(async () => {
-    stale = await startProfileStack({ identityConfig: { selfservice: { flows: { settings: { privileged_session_max_age: '2s' } } } } as never });
+    stale = await startProfileStack({ identityConfig: { selfservice: { flows: { settings: { privileged_session_max_age: '2s' } } } } as never, clock });
   });
   afterAll(() => stale?.close());
+  const staleUsers = useProfileUsers(() => stale);
 
   test('a password change goes through sign-in with refresh=true and back to the same flow; nothing changes before', async () => {
-    const u = await signedInUser(stale.appUrl, stale.identityAdminUrl, { prefix: 'stale' });
-    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    const u = await staleUsers.signedIn({ prefix: 'stale' });
+    clock.advance(3_000);
     const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: NEW_PASSWORD });
     expect(answer.status).toBe(303);
     const target = new URL(answer.location!, stale.appUrl);
@@ -211,8 +216,8 @@ describe('stale session (privileged session expired)', () => {
   });
 
   test('after signing in again the user comes back to the same flow, told to submit again, and the change works', async () => {
-    const u = await signedInUser(stale.appUrl, stale.identityAdminUrl, { prefix: 'stale-back' });
-    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    const u = await staleUsers.signedIn({ prefix: 'stale-back' });
+    clock.advance(3_000);
     const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: NEW_PASSWORD });
     const signInPage = await u.browser.follow(answer.location!);
     expect(signInPage.status).toBe(200);

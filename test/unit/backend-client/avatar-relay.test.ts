@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppError } from '../../../core/errors.ts';
 import { AVATAR_MAX_BYTES, relayAvatarUpload, sniffImageType } from '../../../server/routes/profile/avatar-upload.ts';
 import { GIF, HTML_AS_PNG, makePng } from '../../integration/profile/images.ts';
@@ -95,7 +95,9 @@ function post(body: Buffer, options: { chunked?: boolean; headers?: Record<strin
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text || '{}') }));
     });
     // The server may answer and close before the whole upload is written: that is the point.
-    req.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'EPIPE' || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
+    req.on('error', (error) =>
+      (error as NodeJS.ErrnoException).code === 'EPIPE' || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error),
+    );
     if (options.chunked) {
       let offset = 0;
       const writeMore = () => {
@@ -151,7 +153,12 @@ describe('relayAvatarUpload', () => {
   it('refuses a file without a valid CSRF token before it, without forwarding anything', async () => {
     const late = await post(multipart([{ name: 'file', filename: 'a.png', data: makePng() }, csrf]));
     expect(late).toEqual({ status: 403, body: { code: 'csrf_invalid' } });
-    const wrong = await post(multipart([{ name: '_csrf', value: 'forged' }, { name: 'file', filename: 'a.png', data: makePng() }]));
+    const wrong = await post(
+      multipart([
+        { name: '_csrf', value: 'forged' },
+        { name: 'file', filename: 'a.png', data: makePng() },
+      ]),
+    );
     expect(wrong).toEqual({ status: 403, body: { code: 'csrf_invalid' } });
     expect(forwarded.calls).toBe(0);
   });
@@ -204,9 +211,7 @@ describe('relayAvatarUpload', () => {
   });
 
   it('refuses two files sent at once without forwarding either', async () => {
-    const result = await post(
-      multipart([csrf, { name: 'file', filename: 'a.png', data: makePng() }, { name: 'file', filename: 'b.png', data: makePng() }]),
-    );
+    const result = await post(multipart([csrf, { name: 'file', filename: 'a.png', data: makePng() }, { name: 'file', filename: 'b.png', data: makePng() }]));
     expect(result).toEqual({ status: 400, body: { code: 'only_one_file_allowed' } });
     // Refused while parsing, before the first file's data was even delivered: nothing goes out.
     expect(forwarded.calls).toBe(0);
@@ -227,14 +232,26 @@ describe('relayAvatarUpload', () => {
 
   it('cancels the backend call when the browser goes away mid-upload', async () => {
     const png = makePng();
-    const head = Buffer.concat([multipart([csrf]).subarray(0, -`--${BOUNDARY}--\r\n`.length), Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`), png, Buffer.alloc(200_000)]);
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(head.length + 1_000_000) } });
+    const head = Buffer.concat([
+      multipart([csrf]).subarray(0, -`--${BOUNDARY}--\r\n`.length),
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.alloc(200_000),
+    ]);
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(head.length + 1_000_000) },
+    });
     req.on('error', () => {});
     req.write(head);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(forwarded.calls).toBe(1);
+    // The file has started streaming to the backend…
+    await vi.waitFor(() => expect(forwarded.calls).toBe(1), { timeout: 5_000, interval: 5 });
     req.destroy();
-    for (let i = 0; i < 50 && forwarded.settled.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    // …and the browser going away ends the relay.
+    await vi.waitFor(() => expect(forwarded.settled).toHaveLength(1), { timeout: 5_000, interval: 5 });
     expect(forwarded.settled).toEqual(['invalid_multipart']);
     expect(forwarded.aborted).toBe(1);
     expect(forwarded.bodies).toHaveLength(0);

@@ -3,13 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { UnsecuredJWT, decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../core/errors.ts';
-import {
-  TOKEN_FALLBACK_LIFETIME_MS,
-  TOKEN_LIFETIME_MS,
-  createBackendClient,
-  expiryOf,
-  isSignedOut,
-} from '../../../server/backend-client.ts';
+import { TOKEN_FALLBACK_LIFETIME_MS, TOKEN_LIFETIME_MS, createBackendClient, expiryOf, isSignedOut } from '../../../server/backend-client.ts';
 
 // One tiny server plays both sides: Kratos's whoami tokenizer and the user backend under /api.
 type Seen = { method: string; path: string; authorization: string | undefined; body: string };
@@ -291,13 +285,17 @@ describe('other errors', () => {
       res.writeHead(502, { 'Content-Type': 'text/html' });
       res.end('<h1>Bad gateway</h1>');
     };
-    const error = (await client().getCurrentUser(alice()).catch((e: unknown) => e)) as AppError;
+    const error = (await client()
+      .getCurrentUser(alice())
+      .catch((e: unknown) => e)) as AppError;
     expect(error.toJSON()).toEqual({ code: 'unknown_error', message: 'The user service answered 502', meta: {} });
     expect(error.status).toBe(502);
   });
 
   it('fails as signed out without calling the backend when there is no session', async () => {
-    const error = (await client().getCurrentUser({ cookie: '' }).catch((e: unknown) => e)) as AppError;
+    const error = (await client()
+      .getCurrentUser({ cookie: '' })
+      .catch((e: unknown) => e)) as AppError;
     expect(error.status).toBe(401);
     expect(error.code).toBe('session_inactive');
     expect(isSignedOut(error)).toBe(true);
@@ -306,7 +304,9 @@ describe('other errors', () => {
 
   it('reports an identity service failure as 503, not as signed out', async () => {
     fake.whoamiStatus = 500;
-    const error = (await client().getCurrentUser(alice()).catch((e: unknown) => e)) as AppError;
+    const error = (await client()
+      .getCurrentUser(alice())
+      .catch((e: unknown) => e)) as AppError;
     expect(error.status).toBe(503);
     expect(error.code).toBe('identity_unavailable');
   });

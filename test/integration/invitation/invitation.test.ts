@@ -1,12 +1,25 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Browser, hiddenValue, signIn, uniqueEmail } from '../auth/helpers.ts';
-import { startProfileStack, type ProfileStack } from './fixtures.ts';
+import { createTestClock } from '../../../embedded/clock.ts';
+import { signIn, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
+import { Browser, hiddenValue } from '../../support/http.ts';
+import { startProfileStack, type ProfileStack } from '../profile/profile-stack.ts';
+
+// Sign-up through an invitation the backend issued: the invitation screen on the stack with the backend
+// stand-in (admin route for invitations), accounts it creates deleted after each test.
 
 let env: ProfileStack;
 beforeAll(async () => {
   env = await startProfileStack();
 });
 afterAll(() => env?.close());
+const identities = useIdentities(() => env.identityAdminUrl);
+
+/** A unique address whose account (if a test makes one) is deleted after the test. */
+function invitedEmail(prefix: string): string {
+  const email = uniqueEmail(prefix);
+  identities.track(email);
+  return email;
+}
 
 const PASSWORD = 'Saffron-Glacier-Tunnel-27';
 
@@ -17,7 +30,7 @@ async function openInvitation(browser: Browser, token: string) {
 
 describe('/sign-up/invitation', () => {
   test('a good token prefills and locks the e-mail; signing up creates the account and signs in', async () => {
-    const email = uniqueEmail('invited');
+    const email = invitedEmail('invited');
     const token = await env.invite(email);
     const browser = new Browser(env.appUrl);
     const { page, csrf } = await openInvitation(browser, token);
@@ -29,7 +42,14 @@ describe('/sign-up/invitation', () => {
     expect(emailInput).not.toMatch(/name="[^"]+"/);
     expect(hiddenValue(page.text, 'token')).toBe(token);
 
-    const answer = await browser.post('/sign-up/invitation', { _csrf: csrf!, token, name: 'Invited Ivy', password: PASSWORD, terms: 'on', email: 'attacker@example.com' });
+    const answer = await browser.post('/sign-up/invitation', {
+      _csrf: csrf!,
+      token,
+      name: 'Invited Ivy',
+      password: PASSWORD,
+      terms: 'on',
+      email: 'attacker@example.com',
+    });
     expect(answer.status).toBe(303);
     expect(answer.location).toBe('/');
     // Signed in: the profile opens, with the invited address (not the one sent along).
@@ -65,7 +85,7 @@ describe('/sign-up/invitation', () => {
   });
 
   test('validation: short password and missing terms are shown on their fields; nothing is created', async () => {
-    const email = uniqueEmail('invalid');
+    const email = invitedEmail('invalid');
     const token = await env.invite(email);
     const browser = new Browser(env.appUrl);
     const { csrf } = await openInvitation(browser, token);
@@ -82,7 +102,7 @@ describe('/sign-up/invitation', () => {
   });
 
   test('needs our CSRF token', async () => {
-    const token = await env.invite(uniqueEmail('csrf'));
+    const token = await env.invite(invitedEmail('csrf'));
     const browser = new Browser(env.appUrl);
     await openInvitation(browser, token);
     const answer = await browser.post('/sign-up/invitation', { token, password: PASSWORD, terms: 'on' });
@@ -91,7 +111,7 @@ describe('/sign-up/invitation', () => {
   });
 
   test('an invitation for an address that already has an account says so and offers sign-in', async () => {
-    const email = uniqueEmail('exists');
+    const email = invitedEmail('exists');
     const first = await env.invite(email);
     const browser = new Browser(env.appUrl);
     const { csrf } = await openInvitation(browser, first);
@@ -107,20 +127,24 @@ describe('/sign-up/invitation', () => {
 });
 
 describe('/sign-up/invitation with an expired token', () => {
+  // The backend judges invitations by the stand-ins' clock: moved past the expiry, not waited for.
+  const clock = createTestClock();
   let clocked: ProfileStack;
-  let offsetMs = 0;
   beforeAll(async () => {
-    clocked = await startProfileStack({ backend: { now: () => Date.now() + offsetMs } });
+    clocked = await startProfileStack({ clock });
   });
   afterAll(() => clocked?.close());
+  const clockedIdentities = useIdentities(() => clocked.identityAdminUrl);
 
   test('is refused with the expired page, before and after the form is sent', async () => {
-    const token = await clocked.invite(uniqueEmail('late'), 60);
+    const email = uniqueEmail('late');
+    clockedIdentities.track(email);
+    const token = await clocked.invite(email, 60);
     const browser = new Browser(clocked.appUrl);
     const page = await browser.get(`/sign-up/invitation?token=${token}`);
     expect(page.status).toBe(200);
     const csrf = hiddenValue(page.text, '_csrf')!;
-    offsetMs = 61_000;
+    clock.advance(61_000);
     const opened = await new Browser(clocked.appUrl).get(`/sign-up/invitation?token=${token}`);
     expect(opened.status).toBe(410);
     expect(opened.text).toContain('This invitation has expired.');

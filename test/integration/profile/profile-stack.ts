@@ -1,14 +1,22 @@
-// Test fixtures of the profile tests: the standard stack, with two transparent proxies the tests can
-// watch and steer — one in front of the identity service (to count tokenizer calls) and one in front
-// of a backend stand-in started with an admin key and Canny settings (to count calls, read the bearer
-// tokens, and answer `token_expired` on demand). The app only sees URLs, as in production.
+// The stack of the profile tests (and of the invitation, Canny and backend-client tests, which need the
+// same backend): the standard stack (test/support/stack.ts), with two transparent proxies the tests can
+// watch and steer — one in front of the identity service (to count tokenizer calls) and one in front of
+// a backend stand-in started with a data directory, an admin key and Canny settings (to count calls,
+// read the bearer tokens, and answer `token_expired` on demand). The app only sees URLs, as in
+// production. Users signed in on /profile-settings come from `useProfileUsers`, on top of the shared
+// identity fixtures (test/support/fixtures.ts), so everything they create is deleted again.
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import { startBackend, type BackendOptions, type RunningBackend } from '../../../embedded/backend/index.ts';
+import type { Clock } from '../../../embedded/clock.ts';
 import type { StartIdentityOptions } from '../../../embedded/identity/index.ts';
+import { setBackendClientClock } from '../../../server/backend-client.ts';
+import { useIdentities, type Identities, type IdentityOptions, type TestIdentity } from '../../support/fixtures.ts';
+import { formAction, hiddenValue, type Browser } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 
 export type Seen = { method: string; path: string; authorization?: string };
@@ -17,6 +25,8 @@ export type Proxy = {
   url: string;
   target: string;
   seen: Seen[];
+  /** Requests received and not yet answered or abandoned. */
+  inFlight: number;
   /** Answer this many of the next backend calls (under /api/user or /api/auth) with 401 token_expired. */
   expireNext: number;
   /** Likewise with 401 unauthorized: the backend refuses the token itself (a key or audience mismatch). */
@@ -25,10 +35,12 @@ export type Proxy = {
 };
 
 export async function startProxy(): Promise<Proxy> {
-  const proxy: Proxy = { url: '', target: '', seen: [], expireNext: 0, refuseNext: 0, close: async () => {} };
+  const proxy: Proxy = { url: '', target: '', seen: [], inFlight: 0, expireNext: 0, refuseNext: 0, close: async () => {} };
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
     proxy.seen.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization });
+    proxy.inFlight += 1;
+    res.on('close', () => void (proxy.inFlight -= 1));
     if (proxy.expireNext > 0 && /^\/api\/(user|auth)\//.test(path) && req.headers.authorization) {
       proxy.expireNext -= 1;
       req.resume();
@@ -67,6 +79,8 @@ export const CANNY_PRIVATE_KEY = 'canny-private-key-for-tests-0123456789';
 
 export type ProfileStack = {
   stack: Stack;
+  /** The running app (for its locals, e.g. the configuration a test shortens). */
+  app: Express;
   appUrl: string;
   identityAdminUrl: string;
   /** The backend stand-in the app talks to (through backendProxy). */
@@ -83,14 +97,27 @@ export type ProfileStack = {
 };
 
 export async function startProfileStack(
-  options: { identityConfig?: StartIdentityOptions['config']; backend?: Partial<BackendOptions>; env?: Record<string, string> } = {},
+  options: {
+    identityConfig?: StartIdentityOptions['config'];
+    backend?: Partial<BackendOptions>;
+    env?: Record<string, string>;
+    /**
+     * One clock (createTestClock() from embedded/clock.ts) for both stand-ins and for the app's judgement
+     * of its stored backend tokens: tests advance it instead of sleeping.
+     */
+    clock?: Clock;
+  } = {},
 ): Promise<ProfileStack> {
   const backendProxy = await startProxy();
   const identityProxy = await startProxy();
   const stack = await startStack({
     identityConfig: options.identityConfig,
     env: { BACKEND_URL: backendProxy.url, KRATOS_PUBLIC_URL: identityProxy.url, ...options.env },
+    clock: options.clock,
   });
+  const app = stack.server.listeners('request')[0] as Express;
+  const { clock } = options;
+  if (clock) setBackendClientClock(app, () => clock.now());
   identityProxy.target = stack.identity.publicUrl;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'profile-tests-'));
   const backend = await startBackend({
@@ -104,11 +131,13 @@ export async function startProfileStack(
     cannyPrivateKey: CANNY_PRIVATE_KEY,
     // Avatar addresses point at the proxy, the origin the app knows (and allows in its CSP).
     publicUrl: backendProxy.url,
+    clock: options.clock,
     ...options.backend,
   });
   backendProxy.target = backend.url;
   return {
     stack,
+    app,
     appUrl: stack.appUrl,
     identityAdminUrl: stack.identity.adminUrl,
     backend,
@@ -135,41 +164,48 @@ export async function startProfileStack(
   };
 }
 
-/** Reads an identity through the identity admin API. */
-export async function getIdentity(adminUrl: string, id: string): Promise<{ id: string; state: string; traits: Record<string, unknown>; metadata_admin?: unknown; metadata_public?: unknown; verifiable_addresses?: { value: string; verified: boolean }[] }> {
-  const response = await fetch(`${adminUrl}/admin/identities/${id}`, { headers: { accept: 'application/json' } });
-  if (response.status !== 200) throw new Error(`getIdentity: ${response.status}`);
-  return (await response.json()) as never;
+// ── users on /profile-settings ─────────────────────────────────────────────────────────────────────
+
+export type SignedIn = TestIdentity & {
+  browser: Browser;
+  /** Our CSRF token (the `_csrf` field of the page's own forms). */
+  csrf: string;
+  /** The page's settings flow action, /profile-settings?flow=<id>. */
+  settingsAction: string;
+  /** Kratos's CSRF token of the settings flow. */
+  flowCsrf: string;
+  page: string;
+};
+
+/** Opens /profile-settings in a signed-in browser and reads its forms. */
+export async function openProfile(browser: Browser): Promise<Pick<SignedIn, 'csrf' | 'settingsAction' | 'flowCsrf' | 'page'>> {
+  const page = await browser.follow('/profile-settings');
+  if (page.status !== 200) throw new Error(`profile page: ${page.status} ${page.url}`);
+  const csrf = hiddenValue(page.text, '_csrf');
+  const settingsAction = formAction(page.text, 'profile-name-form');
+  const flowCsrf = hiddenValue(page.text, 'csrf_token');
+  if (!csrf || !settingsAction || !flowCsrf) throw new Error('profile page without its forms');
+  return { csrf, settingsAction, flowCsrf, page: page.text };
 }
 
-/** A multipart body with the given parts, in order (our CSRF field first, like the page's form). */
-export function multipart(parts: { name: string; value?: string; filename?: string; type?: string; data?: Buffer }[]) {
-  const boundary = `----profiletest${Math.random().toString(16).slice(2)}`;
-  const pieces: Buffer[] = [];
-  for (const part of parts) {
-    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
-    if (part.filename !== undefined) head += `; filename="${part.filename}"\r\nContent-Type: ${part.type ?? 'application/octet-stream'}`;
-    pieces.push(Buffer.from(`${head}\r\n\r\n`), part.data ?? Buffer.from(part.value ?? ''), Buffer.from('\r\n'));
-  }
-  pieces.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(pieces), contentType: `multipart/form-data; boundary=${boundary}` };
-}
+export type ProfileUsers = {
+  /** The shared identity fixtures on this stack (deleted after the test, or the file, that made them). */
+  identities: Identities;
+  /** An identity (verified, STRONG_PASSWORD, name 'Ada' unless told), signed in, on its profile page. */
+  signedIn(options?: IdentityOptions): Promise<SignedIn>;
+};
 
-/** Posts a raw multipart body with the browser's cookies (the test Browser only sends forms and JSON). */
-export async function postMultipart(
-  baseUrl: string,
-  cookie: string,
-  path: string,
-  parts: Parameters<typeof multipart>[0],
-  headers: Record<string, string> = {},
-): Promise<{ status: number; text: string; location?: string; json(): unknown }> {
-  const { body, contentType } = multipart(parts);
-  const response = await fetch(new URL(path, baseUrl), {
-    method: 'POST',
-    headers: { cookie, 'content-type': contentType, accept: 'text/html', ...headers },
-    body,
-    redirect: 'manual',
-  });
-  const text = await response.text();
-  return { status: response.status, text, location: response.headers.get('location') ?? undefined, json: () => JSON.parse(text) };
+/**
+ * The users of a profile test file. Call at the top level of the file (or of a describe with its own
+ * stack), after the hooks that start the stack, like useIdentities.
+ */
+export function useProfileUsers(env: () => ProfileStack): ProfileUsers {
+  const identities = useIdentities(() => env().identityAdminUrl);
+  return {
+    identities,
+    async signedIn(options = {}) {
+      const { browser, ...identity } = await identities.signedIn(env().appUrl, { prefix: 'profile', ...options });
+      return { ...identity, browser, ...(await openProfile(browser)) };
+    },
+  };
 }

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AppError } from '../../../core/errors.ts';
 import { createBackendClient, type BackendClient } from '../../../server/backend-client.ts';
-import { uniqueEmail } from '../auth/helpers.ts';
-import { startProfileStack, type ProfileStack } from './fixtures.ts';
-import { signedInUser } from './session.ts';
+import { uniqueEmail } from '../../support/fixtures.ts';
+import { startProfileStack, useProfileUsers, type ProfileStack } from '../profile/profile-stack.ts';
 
 // The backend client against the real backend stand-in and identity service: every call of spec §7
 // reaches the route the backend documents, with the body it expects.
@@ -15,9 +14,10 @@ beforeAll(async () => {
   client = createBackendClient({ backendUrl: env.backend.url, kratosPublicUrl: env.stack.identity.publicUrl });
 });
 afterAll(() => env?.close());
+const users = useProfileUsers(() => env);
 
 async function caller() {
-  const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'contract' });
+  const u = await users.signedIn({ prefix: 'contract' });
   return { u, caller: { cookie: u.browser.cookieHeader() } };
 }
 
@@ -25,10 +25,10 @@ describe('backend client ↔ backend stand-in', () => {
   test('user calls', async () => {
     const { u, caller: who } = await caller();
     const user = await client.getCurrentUser(who);
-    expect(user).toMatchObject({ identityId: u.identityId, email: u.email, state: 'active', avatarRemoteId: null });
+    expect(user).toMatchObject({ identityId: u.id, email: u.email, state: 'active', avatarRemoteId: null });
     const owner = (await client.getOrganizationTeamOwner(who)) as { owner: { identityId: string } };
-    expect(owner.owner.identityId).toBe(u.identityId);
-    const updated = (await client.updateIdentityId(who, u.identityId)) as { updated: boolean };
+    expect(owner.owner.identityId).toBe(u.id);
+    const updated = (await client.updateIdentityId(who, u.id)) as { updated: boolean };
     expect(updated.updated).toBe(false);
     const mismatch = await client.updateIdentityId(who, 'someone-else').catch((e: unknown) => e);
     expect(mismatch).toBeInstanceOf(AppError);
@@ -61,7 +61,7 @@ describe('backend client ↔ backend stand-in', () => {
     const after = await client.getCurrentUser({ cookie: u.browser.cookieHeader() }).catch((e: unknown) => e);
     expect((after as AppError).code).toBe('session_inactive');
 
-    const again = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'contract-2' });
+    const again = await users.signedIn({ prefix: 'contract-2' });
     const fresh = { cookie: again.browser.cookieHeader() };
     expect((await client.forceLogOut(fresh)) as object).toEqual({ ok: true });
     const out = await client.getCurrentUser(fresh).catch((e: unknown) => e);

@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startProfileStack, type ProfileStack } from './fixtures.ts';
-import { signedInUser } from './session.ts';
+import { createTestClock } from '../../../embedded/clock.ts';
+import { startProfileStack, useProfileUsers, type ProfileStack } from '../profile/profile-stack.ts';
 
 // The backend client inside the real app: tokens from the identity tokenizer, kept per session,
 // regenerated when forced or expired, `token_expired` retried at most twice, never sent to the browser.
@@ -11,31 +11,34 @@ beforeAll(async () => {
   env = await startProfileStack();
 });
 afterAll(() => env?.close());
+const users = useProfileUsers(() => env);
 
 const currentUserCalls = () => env.backendProxy.seen.filter((s) => s.path === '/api/user/get-current-user');
 
 describe('authorization token cache', () => {
   test('one tokenizer call serves the session’s later backend calls; another session gets its own token', async () => {
-    const a = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'token-a' });
+    const a = await users.signedIn({ prefix: 'token-a' });
     const callsAfterFirstPage = env.tokenizerCalls();
     const seenBefore = currentUserCalls().length;
     for (let i = 0; i < 3; i += 1) expect((await a.browser.get(a.settingsAction)).status).toBe(200);
     expect(env.tokenizerCalls()).toBe(callsAfterFirstPage);
-    const used = currentUserCalls().slice(seenBefore).map((s) => s.authorization);
+    const used = currentUserCalls()
+      .slice(seenBefore)
+      .map((s) => s.authorization);
     expect(used).toHaveLength(3);
     expect(new Set(used).size).toBe(1);
     const claims = decodeJwt(used[0]!.replace('Bearer ', ''));
-    expect(claims.sub).toBe(a.identityId);
+    expect(claims.sub).toBe(a.id);
     expect(claims.aud).toBe('accounts-backend');
 
-    const b = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'token-b' });
+    const b = await users.signedIn({ prefix: 'token-b' });
     expect(env.tokenizerCalls()).toBe(callsAfterFirstPage + 1);
     const last = currentUserCalls().at(-1)!.authorization!;
-    expect(decodeJwt(last.replace('Bearer ', '')).sub).toBe(b.identityId);
+    expect(decodeJwt(last.replace('Bearer ', '')).sub).toBe(b.id);
   });
 
   test('avatar calls force a new token, which later calls then reuse', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'token-force' });
+    const u = await users.signedIn({ prefix: 'token-force' });
     const before = env.tokenizerCalls();
     const removed = await u.browser.postJson('/profile-settings/avatar/remove', {}, { 'x-csrf-token': u.csrf });
     expect(removed.status).toBe(200);
@@ -47,7 +50,7 @@ describe('authorization token cache', () => {
   });
 
   test('the token never reaches the browser', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'token-leak' });
+    const u = await users.signedIn({ prefix: 'token-leak' });
     const page = await u.browser.get(u.settingsAction);
     const json = await u.browser.get(u.settingsAction, { accept: 'application/json' });
     const tokens = env.bearerTokens();
@@ -64,7 +67,7 @@ describe('authorization token cache', () => {
 
 describe('token_expired', () => {
   test('is retried with a fresh token and the page works', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'expired-once' });
+    const u = await users.signedIn({ prefix: 'expired-once' });
     const before = env.tokenizerCalls();
     const seen = currentUserCalls().length;
     env.backendProxy.expireNext = 1;
@@ -78,14 +81,17 @@ describe('token_expired', () => {
   });
 
   test('is retried at most twice, then fails cleanly (503, translated) without a fourth attempt', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'expired-always' });
+    const u = await users.signedIn({ prefix: 'expired-always' });
     const seen = env.backendProxy.seen.filter((s) => s.path === '/api/user/remove-avatar').length;
     env.backendProxy.expireNext = 10;
     const answer = await u.browser.postJson('/profile-settings/avatar/remove', {}, { 'x-csrf-token': u.csrf });
     const left = env.backendProxy.expireNext;
     env.backendProxy.expireNext = 0;
     expect(answer.status).toBe(503);
-    expect(JSON.parse(answer.text)).toMatchObject({ code: 'backend_unavailable', message: 'A service is temporarily unavailable. Please try again in a moment.' });
+    expect(JSON.parse(answer.text)).toMatchObject({
+      code: 'backend_unavailable',
+      message: 'A service is temporarily unavailable. Please try again in a moment.',
+    });
     const attempts = env.backendProxy.seen.filter((s) => s.path === '/api/user/remove-avatar').slice(seen);
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((a) => a.authorization)).size).toBe(3);
@@ -93,7 +99,7 @@ describe('token_expired', () => {
   });
 
   test('a token the backend refuses (401 unauthorized) is not retried and does not send a signed-in user to sign in', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'refused' });
+    const u = await users.signedIn({ prefix: 'refused' });
     const seen = currentUserCalls().length;
     env.backendProxy.refuseNext = 1;
     const page = await u.browser.get(u.settingsAction);
@@ -104,7 +110,7 @@ describe('token_expired', () => {
   });
 
   test('other backend errors are not retried', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'no-retry' });
+    const u = await users.signedIn({ prefix: 'no-retry' });
     const seen = env.backendProxy.seen.filter((s) => s.path === '/api/user/reactivate-account').length;
     // Reactivating an active account is a 409 from the backend: one call, then back to the page.
     const answer = await u.browser.post('/profile-settings/reactivate', { _csrf: u.csrf });
@@ -114,19 +120,30 @@ describe('token_expired', () => {
 });
 
 describe('token regeneration on expiry', () => {
+  // The tokenizer stamps `exp` by the stand-ins' clock and the app judges its stored tokens by the same
+  // clock (startProfileStack hands it to the app's backend client): time is moved, not waited for.
+  const clock = createTestClock();
   let short: ProfileStack;
   beforeAll(async () => {
     // Tokens living 12 s are treated as expired 10 s early: after 2 s the stored one is stale.
-    short = await startProfileStack({ identityConfig: { session: { whoami: { tokenizer: { templates: { authorization: { ttl: '12s' } } } } } } as never });
+    short = await startProfileStack({
+      identityConfig: { session: { whoami: { tokenizer: { templates: { authorization: { ttl: '12s' } } } } } } as never,
+      clock,
+    });
   });
   afterAll(() => short?.close());
+  const shortUsers = useProfileUsers(() => short);
 
   test('a stored token past its expiry is replaced by a new one', async () => {
-    const u = await signedInUser(short.appUrl, short.identityAdminUrl, { prefix: 'regen' });
+    const u = await shortUsers.signedIn({ prefix: 'regen' });
     const before = short.tokenizerCalls();
     expect((await u.browser.get(u.settingsAction)).status).toBe(200);
     expect(short.tokenizerCalls()).toBe(before);
-    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    // Half a second later it is still good; two and a half seconds later (within 10 s of its end) it is not.
+    clock.advance(500);
+    expect((await u.browser.get(u.settingsAction)).status).toBe(200);
+    expect(short.tokenizerCalls()).toBe(before);
+    clock.advance(2_000);
     expect((await u.browser.get(u.settingsAction)).status).toBe(200);
     expect(short.tokenizerCalls()).toBe(before + 1);
   });
@@ -134,7 +151,7 @@ describe('token regeneration on expiry', () => {
 
 describe('backend outage', () => {
   test('the page still works (without the avatar), and avatar calls fail with a translated 503, never a 500', async () => {
-    const u = await signedInUser(env.appUrl, env.identityAdminUrl, { prefix: 'outage' });
+    const u = await users.signedIn({ prefix: 'outage' });
     const target = env.backendProxy.target;
     env.backendProxy.target = 'http://127.0.0.1:9';
     try {
@@ -145,7 +162,9 @@ describe('backend outage', () => {
       const removed = await u.browser.postJson('/profile-settings/avatar/remove', {}, { 'x-csrf-token': u.csrf });
       expect(removed.status).toBe(503);
       expect(JSON.parse(removed.text)).toMatchObject({ code: 'backend_unavailable' });
-      const viaForm = await u.browser.post(`/profile-settings/avatar/remove?flow=${new URL(u.settingsAction, env.appUrl).searchParams.get('flow')}`, { _csrf: u.csrf });
+      const viaForm = await u.browser.post(`/profile-settings/avatar/remove?flow=${new URL(u.settingsAction, env.appUrl).searchParams.get('flow')}`, {
+        _csrf: u.csrf,
+      });
       expect(viaForm.status).toBe(503);
       expect(viaForm.text).toContain('A service is temporarily unavailable.');
       // Name changes go to Kratos only: they keep working.

@@ -1,2 +1,0 @@
-// Kept only for test/integration/profile/openapi.test.ts, which still imports this path.
-export * from '../../support/openapi-contract.ts';

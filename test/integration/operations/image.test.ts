@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,9 +15,11 @@ const STEPS = path.join(REPO, 'scripts/image-steps.sh');
 const work = mkdtempSync(path.join(tmpdir(), 'accounts-image-'));
 const appDir = path.join(work, 'app');
 let server: RunningServer | undefined;
+let kratos: http.Server | undefined;
 
 afterAll(async () => {
   await server?.stop();
+  kratos?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -47,10 +51,15 @@ describe('image steps outside Docker', () => {
     expect(dockerfileInstruction('CMD')).toEqual(['node', 'dist/server.js']);
     expect(readFileSync(STEPS, 'utf8')).toContain('exec node dist/server.js');
 
+    // Readiness needs the identity service: a stand-in that answers Kratos's /health/ready.
+    kratos = http.createServer((_req, res) => res.end('{"status":"ok"}'));
+    await new Promise<void>((resolve) => kratos!.listen(0, '127.0.0.1', resolve));
+    const kratosUrl = `http://127.0.0.1:${(kratos.address() as AddressInfo).port}`;
     server = await startProcess(STEPS, ['start'], {
       NODE_ENV: 'production',
       SESSION_SECRET: 'image-test-secret-that-is-long-enough-0123',
       PUBLIC_URL: 'https://accounts.example.com',
+      KRATOS_PUBLIC_URL: kratosUrl,
     }, appDir);
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);

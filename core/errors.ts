@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   internal: 'internal_error',
   sessionAlreadyAvailable: 'session_already_available',
   browserLocationChangeRequired: 'browser_location_change_required',
+  /** The identity service (Kratos) cannot be reached in time. */
+  identityUnavailable: 'identity_unavailable',
   /** A call made without a usable Kratos session: the user must sign in again. */
   signedOut: 'session_inactive',
 } as const;

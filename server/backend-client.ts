@@ -118,11 +118,8 @@ export function createBackendClient(options: BackendClientOptions) {
         ...(request.stream ? { duplex: 'half' } : {}),
       } as RequestInit);
     } catch (error) {
-      const name = (error as Error).name;
-      if (name === 'TimeoutError') throw new AppError(504, 'backend_timeout', 'The user service took too long to answer');
-      if (name === 'AbortError') throw new AppError(499, 'request_aborted', 'The request was cancelled');
-      options.logger?.warn({ path: request.path, reason: name }, 'backend unreachable');
-      throw new AppError(503, 'backend_unavailable', 'The user service could not be reached');
+      options.logger?.warn({ path: request.path, reason: (error as Error).name }, 'backend unreachable');
+      throw transportFailure(error);
     }
   }
 
@@ -205,8 +202,19 @@ export function createBackendClient(options: BackendClientOptions) {
   };
 }
 
+/** A failed exchange with the backend as the error to answer: the deadline, a cancel, or no answer. */
+function transportFailure(error: unknown): AppError {
+  const name = (error as Error | undefined)?.name;
+  if (name === 'TimeoutError') return new AppError(504, 'backend_timeout', 'The user service took too long to answer');
+  if (name === 'AbortError') return new AppError(499, 'request_aborted', 'The request was cancelled');
+  return new AppError(503, 'backend_unavailable', 'The user service could not be reached');
+}
+
 async function readJson(response: globalThis.Response): Promise<unknown> {
-  const text = await response.text();
+  // The call's deadline also covers the body: a body still arriving when it passes fails here.
+  const text = await response.text().catch((error: unknown) => {
+    throw transportFailure(error);
+  });
   if (!text) return undefined;
   try {
     return JSON.parse(text);

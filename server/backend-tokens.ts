@@ -4,7 +4,7 @@
 import type { FrontendApi } from '@ory/client';
 import { decodeJwt } from 'jose';
 import type { Logger } from 'pino';
-import { AppError } from '../core/errors.ts';
+import { AppError, ERROR_CODES } from '../core/errors.ts';
 
 /** Spec §9: a stored authorization token lives 1,680,000 ms, or 120,000 ms when the token names no expiry. */
 export const TOKEN_LIFETIME_MS = 1_680_000;
@@ -65,7 +65,7 @@ export function createTokenStore(options: TokenStoreOptions) {
       // 401/403: no (usable) session, which callers treat as "signed out" (spec §8: token retrieval failure → null).
       if (status === 401 || status === 403) return null;
       options.logger?.warn({ status, reason: (error as Error).name }, 'authorization token could not be obtained');
-      throw new AppError(503, 'identity_unavailable', 'The identity service could not be reached');
+      throw new AppError(503, ERROR_CODES.identityUnavailable, 'The identity service could not be reached');
     }
   }
 

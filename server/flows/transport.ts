@@ -21,10 +21,10 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { AppError } from '../../core/errors.ts';
+import { AppError, ERROR_CODES } from '../../core/errors.ts';
 
 /** The code of every answer given because the identity service could not be reached in time. */
-export const IDENTITY_UNAVAILABLE = 'identity_unavailable';
+export const IDENTITY_UNAVAILABLE = ERROR_CODES.identityUnavailable;
 
 /** After a failed call, further calls to that origin fail at once for this long (then one tries again). */
 export const FAIL_FAST_MS = 1_000;

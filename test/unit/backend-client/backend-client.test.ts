@@ -341,6 +341,22 @@ describe('timeouts', () => {
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
+  it('counts the body in the deadline: a backend trickling its answer gets the same 504', async () => {
+    let timer: NodeJS.Timeout | undefined;
+    api = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"_id":');
+      timer = setInterval(() => res.write(' '), 50); // one byte at a time, never the end
+      res.on('close', () => clearInterval(timer));
+    };
+    const backend = client({ timeoutMs: 300 });
+    const error = (await backend.getCurrentUser(alice()).catch((e: unknown) => e)) as AppError;
+    clearInterval(timer);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.status).toBe(504);
+    expect(error.code).toBe('backend_timeout');
+  });
+
   it('reports an unreachable backend as 503', async () => {
     const backend = createBackendClient({ backendUrl: 'http://127.0.0.1:9', kratosPublicUrl: url, timeoutMs: 2000 });
     const error = (await backend.getCurrentUser(alice()).catch((e: unknown) => e)) as AppError;

@@ -1,16 +1,14 @@
-// The whole guest journey once in Vietnamese, in Debian's Chromium: sign up → verify with the emailed
-// code → sign out → sign in → forgot password → code → new password → sign in with it. On every screen
-// the visible text is compared with the English catalogue: no English string of ours may be left.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+// Languages in Debian's Chromium. The language switcher (JavaScript on and off) changes the page's
+// language and the choice stays. The whole guest journey once in Vietnamese: sign up → verify with the
+// emailed code → sign out → sign in → forgot password → code → new password → sign in with it. On every
+// screen the visible text is compared with the English catalogue: no English string of ours may be left.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureRateLimits } from '../../server/security/rate-limit.ts';
-import { launchBrowser, newContext } from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import { catalogueText, newContext } from '../support/browser.ts';
 import { latestCode } from '../support/fixtures.ts';
+import { h1, useScreenStack } from './screen-stack.ts';
 
 type Catalogue = Record<string, unknown>;
 const load = (lng: string, ns: string) => JSON.parse(readFileSync(path.resolve('locales', lng, `${ns}.json`), 'utf8')) as Catalogue;
@@ -53,25 +51,51 @@ function englishFragments(): { key: string; fragment: RegExp }[] {
 
 const ENGLISH = englishFragments();
 
-let outdir = '';
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  outdir = mkdtempSync(path.join(os.tmpdir(), 'auth-vi-e2e-'));
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
-  configureRateLimits({ recovery: { perIp: 1000, perEmail: 1000 }, 'sign-in': { perIp: 1000, perEmail: 1000 }, 'sign-up': { perIp: 1000, perEmail: 1000 } });
-  stack = await startStack({ env: { ASSETS_DIR: path.join(outdir, 'public') } });
-  browser = await launchBrowser();
+const languages = useScreenStack({
+  name: 'i18n-e2e',
+  // Many sign-ins, sign-ups and recoveries from one address: not what the limiter is being tested for here.
+  rateLimits: { recovery: { perIp: 1000, perEmail: 1000 }, 'sign-in': { perIp: 1000, perEmail: 1000 }, 'sign-up': { perIp: 1000, perEmail: 1000 } },
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  if (outdir) rmSync(outdir, { recursive: true, force: true });
-});
+for (const javaScriptEnabled of [true, false]) {
+  describe(`language switcher with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    it('changes the language of the page, and the choice stays after a reload and on other pages', async () => {
+      const page = await languages.openPage(javaScriptEnabled);
+      const { appUrl } = languages.stack;
+      // Every page ends with the switcher; here, the sign-in screen.
+      await page.goto(`${appUrl}/sign-in`);
+      const signInUrl = page.url();
+      expect(new URL(signInUrl).searchParams.get('flow')).toBeTruthy();
+      expect(await page.getAttribute('html', 'lang')).toBe('en');
+      const apply = page.locator('.site-footer .lang-switcher__apply');
+      expect(await apply.isVisible()).toBe(!javaScriptEnabled);
 
+      await page.selectOption('#site-language-select', 'fr');
+      if (!javaScriptEnabled) await apply.click();
+      // Back on the same flow, in French.
+      await page.waitForURL(signInUrl);
+      await expect.poll(() => page.getAttribute('html', 'lang')).toBe('fr');
+      expect(await h1(page)).toBe(catalogueText('fr', 'authPage.signInTitle'));
+      expect(await page.locator('label[for="site-language-select"]').innerText()).toBe(catalogueText('fr', 'ui.language.label'));
+      const cookie = (await languages.context().cookies()).find((entry) => entry.name === 'lng');
+      expect(cookie?.value).toBe('fr');
+      expect(cookie?.httpOnly).toBe(true);
+
+      await page.reload();
+      expect(await page.getAttribute('html', 'lang')).toBe('fr');
+      expect(await page.locator('#site-language-select').inputValue()).toBe('fr');
+      await page.goto(`${appUrl}/forgot-password`);
+      expect(await page.getAttribute('html', 'lang')).toBe('fr');
+
+      // And back to English from another language.
+      await page.selectOption('#site-language-select', 'en');
+      if (!javaScriptEnabled) await page.locator('.site-footer .lang-switcher__apply').click();
+      await expect.poll(() => page.getAttribute('html', 'lang')).toBe('en');
+      await page.goto(`${appUrl}/sign-in`);
+      expect(await h1(page)).toBe(catalogueText('en', 'authPage.signInTitle'));
+    });
+  });
+}
 
 const screens: string[] = [];
 
@@ -93,9 +117,9 @@ async function click(page: Page, name: string, to?: RegExp | string): Promise<vo
 describe('the guest journey in Vietnamese', () => {
   it('has English fragments to look for, and they do catch an English screen', async () => {
     expect(ENGLISH.length).toBeGreaterThan(100);
-    const { context } = await newContext(browser, { javaScriptEnabled: false });
+    const { context } = await newContext(languages.browser, { javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${stack.appUrl}/forgot-password?lng=en`);
+    await page.goto(`${languages.stack.appUrl}/forgot-password?lng=en`);
     const text = await page.locator('body').innerText();
     const caught = ENGLISH.filter(({ fragment }) => fragment.test(text)).map(({ key }) => key);
     expect(caught).toEqual(expect.arrayContaining(['common:recovery.subtitle', 'common:recovery.backToSignIn']));
@@ -106,13 +130,13 @@ describe('the guest journey in Vietnamese', () => {
     const email = 'nguyen.van.an@example.com';
     const firstPassword = 'Mat-Khau-Dau-Tien-2026';
     const newPassword = 'Mat-Khau-Moi-Hon-2027';
-    const { context, problems, watch } = await newContext(browser, { javaScriptEnabled: true, locale: 'vi-VN' });
-    await context.addCookies([{ name: 'lng', value: 'vi', url: stack.appUrl }]);
+    const { context, problems, watch } = await newContext(languages.browser, { javaScriptEnabled: true, locale: 'vi-VN' });
+    await context.addCookies([{ name: 'lng', value: 'vi', url: languages.stack.appUrl }]);
     const page = await context.newPage();
     watch(page);
 
     // Sign up (two steps: profile, then password).
-    await page.goto(`${stack.appUrl}/sign-up`);
+    await page.goto(`${languages.stack.appUrl}/sign-up`);
     await page.locator('#field-traits-email').waitFor();
     await assertVietnamese(page, 'sign-up');
     await page.locator('#field-traits-email').fill(email);
@@ -127,7 +151,7 @@ describe('the guest journey in Vietnamese', () => {
     // Verify with the emailed code.
     await page.locator('#field-code').waitFor();
     await assertVietnamese(page, 'verification, code');
-    await page.locator('#field-code').fill(await latestCode(stack.identity.adminUrl, email, 'verification'));
+    await page.locator('#field-code').fill(await latestCode(languages.stack.identity.adminUrl, email, 'verification'));
     await click(page, t('verification.submitCode'));
     await page.getByText(t('verification.success')).waitFor();
     await assertVietnamese(page, 'verification, success');
@@ -137,11 +161,11 @@ describe('the guest journey in Vietnamese', () => {
     await assertVietnamese(page, 'sign-in');
     await page.locator('#field-identifier').fill(email);
     await page.locator('#field-password').fill(firstPassword);
-    await Promise.all([page.waitForURL(`${stack.appUrl}/`), page.locator('form#sign-in-form button[value="password"]').click()]);
+    await Promise.all([page.waitForURL(`${languages.stack.appUrl}/`), page.locator('form#sign-in-form button[value="password"]').click()]);
     await assertVietnamese(page, 'home');
 
     // Sign out (the form island posts the logout form at once).
-    await page.goto(`${stack.appUrl}/logout`);
+    await page.goto(`${languages.stack.appUrl}/logout`);
     await page.waitForURL(/\/sign-in/);
     await assertVietnamese(page, 'sign-in after logout');
 
@@ -152,7 +176,7 @@ describe('the guest journey in Vietnamese', () => {
     await click(page, t('recovery.sendCode'), /\/forgot-password\?flow=/);
     await page.locator('#field-code').waitFor();
     await assertVietnamese(page, 'forgot password, code');
-    await page.locator('#field-code').fill(await latestCode(stack.identity.adminUrl, email, 'recovery'));
+    await page.locator('#field-code').fill(await latestCode(languages.stack.identity.adminUrl, email, 'recovery'));
     await click(page, t('recovery.submitCode'), /\/forgot-password\/reset\?flow=/);
     await page.locator('#field-password').waitFor();
     await assertVietnamese(page, 'reset password');
@@ -160,14 +184,14 @@ describe('the guest journey in Vietnamese', () => {
     await click(page, t('recovery.savePassword'));
     await page.getByText(t('recovery.done')).waitFor();
     await assertVietnamese(page, 'password changed');
-    await Promise.all([page.waitForURL(`${stack.appUrl}/`), page.locator('a[data-link="continue"]').click()]);
+    await Promise.all([page.waitForURL(`${languages.stack.appUrl}/`), page.locator('a[data-link="continue"]').click()]);
 
     // And the new password works after signing out again.
-    await page.goto(`${stack.appUrl}/logout`);
+    await page.goto(`${languages.stack.appUrl}/logout`);
     await page.waitForURL(/\/sign-in/);
     await page.locator('#field-identifier').fill(email);
     await page.locator('#field-password').fill(newPassword);
-    await Promise.all([page.waitForURL(`${stack.appUrl}/`), page.locator('form#sign-in-form button[value="password"]').click()]);
+    await Promise.all([page.waitForURL(`${languages.stack.appUrl}/`), page.locator('form#sign-in-form button[value="password"]').click()]);
     await assertVietnamese(page, 'home, with the new password');
 
     expect(screens).toHaveLength(12);

@@ -139,37 +139,48 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     // Only with JavaScript: without it there is no toast API to call.
-    if (javaScriptEnabled) it('keeps at most three toasts, and the helper refuses to show nothing', async () => {
-      const { page } = await pageWith(true);
-      await page.goto(`${baseUrl}/__test/kit`);
-      const src = await page.getAttribute('script[type="module"][src]', 'src');
-      // A string, not a function: the test runner would rewrite a function's import() for Node.
-      const outcome = await page.evaluate(`(async () => {
+    if (javaScriptEnabled)
+      it('keeps at most three toasts, and the helper refuses to show nothing', async () => {
+        const { page } = await pageWith(true);
+        // The page's timers on Playwright's clock: it flows as usual until the test moves it on by hand.
+        await page.clock.install();
+        await page.goto(`${baseUrl}/__test/kit`);
+        const src = await page.getAttribute('script[type="module"][src]', 'src');
+        // A string, not a function: the test runner would rewrite a function's import() for Node.
+        const outcome = await page.evaluate(`(async () => {
         const islands = await import(${JSON.stringify(src)});
         let error = '';
         try { islands.toast(); } catch (caught) { error = caught.name; }
         const made = ['one', 'two', 'three', 'four'].map((message) => islands.toast(message, { variant: 'info' }));
         return { error, ids: made.length };
       })()`);
-      expect(outcome).toEqual({ error: 'TypeError', ids: 4 });
-      // The welcome toast and 'one' are dismissed; 'two', 'three', 'four' stay.
-      await expect.poll(() => page.locator('.toast:not([data-phase="closing"])').allTextContents()).toEqual(['two', 'three', 'four']);
-      const box = await page.locator('.toasts').boundingBox();
-      const viewport = page.viewportSize()!;
-      expect(Math.round(box!.width)).toBe(320);
-      expect(box!.x + box!.width).toBeGreaterThan(viewport.width - 40);
-      expect(box!.y).toBeLessThan(40);
+        expect(outcome).toEqual({ error: 'TypeError', ids: 4 });
+        // The welcome toast and 'one' are dismissed; 'two', 'three', 'four' stay.
+        await expect.poll(() => page.locator('.toast:not([data-phase="closing"])').allTextContents()).toEqual(['two', 'three', 'four']);
+        const box = await page.locator('.toasts').boundingBox();
+        const viewport = page.viewportSize()!;
+        expect(Math.round(box!.width)).toBe(320);
+        expect(box!.x + box!.width).toBeGreaterThan(viewport.width - 40);
+        expect(box!.y).toBeLessThan(40);
 
-      // While pointed at, toasts stay; once the pointer leaves, they go. Point only once the dismissed
-      // toasts have left the DOM: their removal moves the stack up, from under a pointer placed earlier.
-      await expect.poll(() => page.locator('.toast').count()).toBe(3);
-      const last = page.locator('.toast', { hasText: 'four' });
-      await last.hover();
-      await page.waitForTimeout(5500);
-      expect(await last.getAttribute('data-phase')).toBe('entered');
-      await page.mouse.move(0, viewport.height - 1);
-      await last.waitFor({ state: 'detached', timeout: 4000 });
-    });
+        // While pointed at, toasts stay; once the pointer leaves, they go. Point only once the dismissed
+        // toasts have left the DOM: their removal moves the stack up, from under a pointer placed earlier.
+        await expect.poll(() => page.locator('.toast').count()).toBe(3);
+        const last = page.locator('.toast', { hasText: 'four' });
+        await last.hover();
+        // Well past the 5 s auto-hide delay of every toast on the page, every timer due on the way fired:
+        // the pointed-at stack stays.
+        const before = await page.evaluate(() => Date.now());
+        await page.clock.runFor(5500);
+        expect(await page.evaluate(() => Date.now())).toBeGreaterThanOrEqual(before + 5500);
+        expect(await last.getAttribute('data-phase')).toBe('entered');
+        expect(await page.locator('.toast').allTextContents()).toEqual(['two', 'three', 'four']);
+        // Once the pointer leaves, the next check (at most a second later) dismisses them.
+        await page.mouse.move(0, viewport.height - 1);
+        await page.clock.runFor(1500);
+        await last.waitFor({ state: 'detached', timeout: 4000 });
+        expect(await page.locator('.toast').count()).toBe(0);
+      });
 
     it('submits the demo form (enhanced with JavaScript, plain without)', async () => {
       const { page } = await pageWith(javaScriptEnabled);

@@ -1,6 +1,6 @@
 // Forgot password → emailed code → new password → sign in with it, in Debian's Chromium with JavaScript
-// on and off, against the real app and the embedded identity service. Also the Swagger UI page under
-// the CSP. The app is built into a temporary directory so no other process's dist/ is touched.
+// on and off, against the real app and the embedded identity service (the Swagger UI page is in
+// api.test.ts). The app is built into a temporary directory so no other process's dist/ is touched.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -35,7 +35,6 @@ afterAll(async () => {
 
 const identities = useIdentities(() => stack.identity.adminUrl);
 const createIdentity = (email: string, password: string, verified = true) => identities.create({ email, password, name: 'Recovering Reader', verified });
-
 
 /** Clicks a submit button and waits until the browser has moved to a URL matching `to`. */
 async function submitAndWait(page: Page, button: string, to: RegExp): Promise<void> {
@@ -152,37 +151,6 @@ describe.each([
     await Promise.all([page.waitForURL(/\/sign-in\?flow=/), page.locator('a[data-link="continue"]').click()]);
 
     expect(problems.filter((line) => !ignorable(line))).toEqual([]);
-    await context.close();
-  });
-});
-
-describe('Swagger UI', () => {
-  it('renders the API reference from local assets with no CSP violation', async () => {
-    const { context, problems, watch } = await newContext(browser, { javaScriptEnabled: true });
-    await context.addInitScript(REPORT_CSP);
-    const page = await context.newPage();
-    watch(page);
-    const external: string[] = [];
-    page.on('request', (req) => {
-      if (!req.url().startsWith(stack.appUrl) && !req.url().startsWith('data:')) external.push(req.url());
-    });
-    await page.goto(`${stack.appUrl}/swagger/ui`);
-    await page.locator('.swagger-ui .info .title').waitFor();
-    expect(await page.locator('.swagger-ui .info .title').innerText()).toContain('Accounts API');
-    await page.locator('.opblock-summary-path', { hasText: '/forgot-password' }).first().waitFor();
-    expect(await page.locator('.opblock').count()).toBeGreaterThan(8);
-    await page.locator('.opblock-summary-path', { hasText: '/forgot-password/reset' }).first().click();
-    await page.locator('.opblock-body').first().waitFor();
-    expect(external).toEqual([]);
-    expect(problems).toEqual([]);
-    await context.close();
-  });
-
-  it('points to the raw document without JavaScript', async () => {
-    const { context } = await newContext(browser, { javaScriptEnabled: false });
-    const page = await context.newPage();
-    await page.goto(`${stack.appUrl}/swagger/ui`);
-    expect(await page.locator('noscript a[href="/swagger/openapi.json"]').count()).toBe(1);
     await context.close();
   });
 });

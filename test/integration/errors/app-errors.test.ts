@@ -1,10 +1,11 @@
-import express, { type Express } from 'express';
+// How the app answers what goes wrong: unknown paths (404), a handler that throws (the crash screen, 500)
+// and request bodies it cannot take (4xx), as pages and as JSON, translated. CSRF for our own forms is
+// in ../security/csrf.test.ts.
+import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translator } from '../../../server/request-context.ts';
-import { provideCsrfToken } from '../../../server/security/csrf.ts';
-import { createSession } from '../../../server/session.ts';
-import { buildApp, memoryLogger, testApp, testConfig } from '../../support/app.ts';
+import { buildApp, memoryLogger, testApp } from '../../support/app.ts';
 
 let build: ReturnType<typeof buildApp>;
 let app: Express;
@@ -100,11 +101,7 @@ describe('bad request bodies get a translated 4xx, never a 500', () => {
     const res = await request(app).post('/anything').set('Content-Type', 'application/json').send('{"a":');
     expect(res.status).toBe(400);
     expect(res.text).toContain('This request could not be understood');
-    const json = await request(app)
-      .post('/anything')
-      .set('Content-Type', 'application/json')
-      .set('Accept', 'application/json')
-      .send('{"a":');
+    const json = await request(app).post('/anything').set('Content-Type', 'application/json').set('Accept', 'application/json').send('{"a":');
     expect(json.status).toBe(400);
     expect(json.body).toMatchObject({ code: 'bad_request', message: 'Part of what was sent is malformed. Go back and try again.' });
   });
@@ -124,11 +121,7 @@ describe('bad request bodies get a translated 4xx, never a 500', () => {
   });
 
   it('an unsupported charset → 415', async () => {
-    const res = await request(app)
-      .post('/anything')
-      .set('Content-Type', 'application/json; charset=klingon')
-      .set('Accept', 'application/json')
-      .send('{}');
+    const res = await request(app).post('/anything').set('Content-Type', 'application/json; charset=klingon').set('Accept', 'application/json').send('{}');
     expect(res.status).toBe(415);
     expect(res.body.code).toBe('unsupported_media_type');
   });
@@ -139,82 +132,5 @@ describe('bad request bodies get a translated 4xx, never a 500', () => {
     const res = await request(app).get('/assets/%E0%A4%A');
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
-  });
-});
-
-describe('CSRF for our own forms', () => {
-  async function formSession() {
-    const agent = request.agent(app);
-    const page = await agent.get('/__test/form');
-    const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1];
-    return { agent, page, token };
-  }
-
-  it('the form carries the token as a hidden _csrf field and the session cookie is HttpOnly and SameSite=Lax', async () => {
-    const { page, token } = await formSession();
-    expect(token).toMatch(/^[0-9a-f]{64}$/);
-    const cookie = ([] as string[]).concat(page.headers['set-cookie'] ?? []).find((c) => c.startsWith('accounts.sid='));
-    expect(cookie).toBeDefined();
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Lax/);
-  });
-
-  it('pages without our forms set no session cookie', async () => {
-    const res = await request(app).get('/missing');
-    expect(res.headers['set-cookie']).toBeUndefined();
-  });
-
-  it('accepts the token from the body or the x-csrf-token header', async () => {
-    const { agent, token } = await formSession();
-    const viaBody = await agent.post('/__test/form').type('form').send({ _csrf: token, note: 'hi' });
-    expect(viaBody.status).toBe(200);
-    expect(viaBody.body).toEqual({ accepted: true, note: 'hi' });
-    const viaHeader = await agent.post('/__test/form').set('x-csrf-token', token!).send({ note: 'json' });
-    expect(viaHeader.status).toBe(200);
-    expect(viaHeader.body.note).toBe('json');
-  });
-
-  it('refuses a missing, wrong or foreign token with a translated 403', async () => {
-    const { agent, token } = await formSession();
-    const missing = await agent.post('/__test/form').type('form').send({ note: 'x' });
-    expect(missing.status).toBe(403);
-    expect(missing.text).toContain('This form has expired');
-    const wrong = await agent.post('/__test/form?lng=pt').type('form').send({ _csrf: `${token!.slice(0, -1)}${token!.endsWith('0') ? '1' : '0'}`, note: 'x' });
-    expect(wrong.status).toBe(403);
-    expect(wrong.text).toContain('Este formulário expirou');
-    // The right token without its session (another browser) is worthless.
-    const foreign = await request(app).post('/__test/form').set('Accept', 'application/json').type('form').send({ _csrf: token });
-    expect(foreign.status).toBe(403);
-    expect(foreign.body).toMatchObject({ code: 'csrf_invalid', message: expect.any(String) });
-  });
-
-  it('never logs the token', async () => {
-    const { agent, token } = await formSession();
-    await agent.post('/__test/form').set('x-csrf-token', 'wrong-token').type('form').send({ _csrf: token });
-    expect(log.text()).not.toContain(token!);
-    expect(log.text()).not.toContain('wrong-token');
-  });
-});
-
-describe('production session cookie', () => {
-  it('is __Host- prefixed and Secure behind a TLS-terminating proxy', async () => {
-    const config = testConfig(build.assetsDir, {
-      NODE_ENV: 'production',
-      ENABLE_TEST_ROUTES: 'false',
-      SESSION_SECRET: 's'.repeat(40),
-    });
-    const session = createSession(config, log.logger);
-    const bare = express();
-    bare.set('trust proxy', 'loopback');
-    bare.use(session.middleware);
-    bare.get('/form', provideCsrfToken, (_req, res) => void res.send('ok'));
-    const res = await request(bare).get('/form').set('X-Forwarded-Proto', 'https');
-    const cookie = String(res.headers['set-cookie']);
-    expect(cookie).toMatch(/^__Host-accounts\.sid=/);
-    expect(cookie).toMatch(/; Secure/);
-    expect(cookie).toMatch(/; Path=\//);
-    expect(cookie).toMatch(/; HttpOnly/);
-    expect(cookie).not.toMatch(/Domain=/i);
-    await session.close();
   });
 });

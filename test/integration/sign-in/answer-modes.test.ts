@@ -1,14 +1,13 @@
-// JSON mode (integrators) and enhanced mode (the form island) of the auth endpoints. Bodies are checked
-// against the very zod schemas the OpenAPI document is generated from.
+// Sign-in in the two answer modes besides the plain form post: JSON (integrators) and enhanced (the form
+// island, X-Enhance: 1). Bodies are checked against the very zod schemas the OpenAPI document is
+// generated from.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { flowStateResultSchema, redirectResultSchema } from '../../../server/flows/schemas.ts';
 import { errorResponseSchema } from '../../../server/openapi/registry.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
 import { Browser, openSignIn } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
-const JSON_ACCEPT = { accept: 'application/json' };
+import { csrfOf, jsonFlow, UUID } from '../api/json-flow.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -16,18 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 const identities = useIdentities(() => stack.identity.adminUrl);
-
-type Flow = { id: string; ui: { action: string; nodes: { attributes: { name?: string; value?: unknown } }[] } };
-const csrfOf = (flow: Flow) => String(flow.ui.nodes.find((node) => node.attributes.name === 'csrf_token')?.attributes.value);
-
-async function jsonFlow(browser: Browser, path: string): Promise<Flow> {
-  const answer = await browser.get(path, JSON_ACCEPT);
-  expect(answer.status).toBe(200);
-  expect(answer.headers.get('content-type')).toContain('application/json');
-  const body = JSON.parse(answer.text);
-  expect(flowStateResultSchema.safeParse(body).success).toBe(true);
-  return body.flow as Flow;
-}
 
 describe('sign-in JSON', () => {
   test('GET answers the flow state directly (no redirect), its action pointing at our endpoint', async () => {
@@ -77,7 +64,9 @@ describe('sign-in JSON', () => {
     expect(body.meta.fields.password[0]).not.toMatch(/^validation\./);
     expect(body.meta.fields.password[0]).not.toBe('The password must be at least 8 characters.'); // French
   });
+});
 
+describe('sign-in enhanced post (the form island)', () => {
   test('enhanced post (X-Enhance: 1): success is 200 + X-Redirect-To, an error is the form fragment with 400', async () => {
     const email = uniqueEmail('enhanced');
     await identities.create({ email });
@@ -92,55 +81,5 @@ describe('sign-in JSON', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-redirect-to')).toBe('/');
     expect(ok.text).toBe('');
-  });
-});
-
-describe('sign-up JSON', () => {
-  test('profile step answers the next flow state (200), the credential step redirects to verification', async () => {
-    const browser = new Browser(stack.appUrl);
-    const email = uniqueEmail('jsonup');
-    const flow = await jsonFlow(browser, '/sign-up');
-    const step = await browser.postJson(flow.ui.action, { csrf_token: csrfOf(flow), method: 'profile', traits: { email, name: 'Ada' }, terms: true });
-    expect(step.status).toBe(200);
-    const next = JSON.parse(step.text);
-    expect(flowStateResultSchema.safeParse(next).success).toBe(true);
-    expect(next.flow.ui.nodes.some((node: { attributes: { name?: string } }) => node.attributes.name === 'password')).toBe(true);
-    const done = await browser.postJson(next.flow.ui.action, { csrf_token: csrfOf(next.flow), method: 'password', password: STRONG_PASSWORD, traits: { email, name: 'Ada' }, terms: true });
-    expect(done.status).toBe(200);
-    const body = JSON.parse(done.text);
-    expect(redirectResultSchema.safeParse(body).success).toBe(true);
-    expect(body.redirect_to).toMatch(new RegExp(`^/sign-up/verification\\?flow=${UUID.source}`));
-    expect(body.verification_flow_id).toMatch(UUID);
-  });
-
-  test('missing terms: 400 validation_error on the terms field', async () => {
-    const browser = new Browser(stack.appUrl);
-    const flow = await jsonFlow(browser, '/sign-up');
-    const answer = await browser.postJson(flow.ui.action, { csrf_token: csrfOf(flow), method: 'profile', traits: { email: uniqueEmail(), name: 'Ada' } });
-    expect(answer.status).toBe(400);
-    const body = JSON.parse(answer.text);
-    expect(body.code).toBe('validation_error');
-    expect(body.meta.fields.terms).toEqual(['Please accept the Terms of Use and the Privacy Policy to continue.']);
-  });
-});
-
-describe('logout JSON', () => {
-  test('GET gives the CSRF token; POST with it in the header signs out with Clear-Site-Data', async () => {
-    const email = uniqueEmail('jsonout');
-    await identities.create({ email });
-    const browser = new Browser(stack.appUrl);
-    const flow = await jsonFlow(browser, '/sign-in');
-    await browser.postJson(flow.ui.action, { csrf_token: csrfOf(flow), identifier: email, password: STRONG_PASSWORD });
-    const token = JSON.parse((await browser.get('/logout', JSON_ACCEPT)).text);
-    expect(token).toEqual({ csrf_token: expect.stringMatching(/^[0-9a-f]{64}$/), action: '/logout' });
-    const refused = await browser.postJson('/logout', {});
-    expect(refused.status).toBe(403);
-    expect(JSON.parse(refused.text).code).toBe('csrf_invalid');
-    const answer = await browser.postJson('/logout', {}, { 'x-csrf-token': token.csrf_token });
-    expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.text)).toEqual({ redirect_to: '/sign-in?logged_out=1' });
-    expect(answer.headers.get('clear-site-data')).toBe('"cache", "storage"');
-    const me = await browser.get('/', JSON_ACCEPT);
-    expect(me.status).toBe(401);
   });
 });

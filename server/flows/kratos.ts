@@ -26,16 +26,9 @@ import type { Request, Response } from 'express';
 import type { AppLocals } from '../locals.ts';
 import { oryClients, type FrontendRequests } from '../ory.ts';
 import { cookieJar, hasSessionCookie, relaySetCookies } from './cookies.ts';
-import { rotateAppSession, setsKratosSession } from '../security/session-rotation.ts';
+import { identityOf, rotateAppSession, setsKratosSession } from '../security/session-rotation.ts';
 import { kratosAdapter, type AdapterConfig } from './transport.ts';
-import {
-  isFlow,
-  type FlowKind,
-  type KratosErrorBody,
-  type KratosErrorObject,
-  type KratosFlow,
-  type KratosSession,
-} from '../../core/kratos/types.ts';
+import { isFlow, type FlowKind, type KratosErrorBody, type KratosErrorObject, type KratosFlow, type KratosSession } from '../../core/kratos/types.ts';
 
 export type KratosAnswer<T> = { ok: true; status: number; data: T } | { ok: false; status: number; data: unknown };
 
@@ -89,13 +82,13 @@ export async function kratosCall<T>(
     validateStatus: () => true,
   });
   const setCookies = setCookiesOf(response.headers);
+  const data = parseBody(response.data);
   if (setCookies.length > 0) {
     relaySetCookies(res, setCookies);
     jar.apply(setCookies);
-    // Who is signed in changed (or signed out): our session id changes with it (no session fixation).
-    if (setsKratosSession(setCookies)) await rotateAppSession(req, res);
+    // Who is signed in may have changed (or signed out): our session id changes with it (no session fixation).
+    if (setsKratosSession(setCookies)) await rotateAppSession(req, res, identityOf(data));
   }
-  const data = parseBody(response.data);
   if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, data: data as T };
   return { ok: false, status: response.status, data };
 }
@@ -175,13 +168,7 @@ export function classifySubmit(answer: KratosAnswer<unknown>): SubmitOutcome {
   return { type: 'error', status, body: data };
 }
 
-export async function submitFlow(
-  req: Request,
-  res: Response,
-  kind: FlowKind,
-  id: string,
-  body: Record<string, unknown>,
-): Promise<SubmitOutcome> {
+export async function submitFlow(req: Request, res: Response, kind: FlowKind, id: string, body: Record<string, unknown>): Promise<SubmitOutcome> {
   const answer = await kratosCall<unknown>(req, res, (api, options) => {
     switch (kind) {
       case 'login':
@@ -218,13 +205,7 @@ export function isFlowId(value: unknown): value is string {
  * The flow to show: `id` while Kratos still serves it, else a new one. Garbage ids never reach Kratos.
  * A 403 other than the CSRF check (e.g. settings of another identity) is not restarted.
  */
-export async function loadFlow(
-  req: Request,
-  res: Response,
-  kind: FlowKind,
-  id: unknown,
-  params: CreateFlowParams = {},
-): Promise<LoadedFlow> {
+export async function loadFlow(req: Request, res: Response, kind: FlowKind, id: unknown, params: CreateFlowParams = {}): Promise<LoadedFlow> {
   let restarted: RestartReason | undefined;
   if (isFlowId(id)) {
     const existing = await getFlow(req, res, kind, id);

@@ -68,7 +68,26 @@ export const provideCsrfToken: RequestHandler = (req, res, next) => {
 export const ensureCsrfToken = (req: Request, res: Response): Promise<void> =>
   new Promise((resolve, reject) => provideCsrfToken(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
 
-const withSession: RequestHandler = (req, res, next) => {
+/**
+ * Our session belongs to one signed-in identity (server/security/session-rotation.ts). A page for a
+ * signed-in user binds it; a session that already held a token for nobody or for someone else is
+ * replaced first, so a session id planted in the browser never carries a token its planter knows.
+ */
+async function bindToIdentity(req: Request, res: Response): Promise<void> {
+  const identity = (res.locals.kratosSession as { identity?: { id?: unknown } } | null | undefined)?.identity?.id;
+  if (typeof identity !== 'string' || req.session.identityId === identity) return;
+  if (req.session.identityId !== undefined || csrf.getTokenFromState(req) !== undefined) {
+    await new Promise<void>((resolve, reject) => req.session.regenerate((error) => (error ? reject(error) : resolve())));
+  }
+  req.session.identityId = identity;
+}
+
+const withSession: RequestHandler = async (req, res, next) => {
+  try {
+    await bindToIdentity(req, res);
+  } catch (error) {
+    return next(error);
+  }
   const existing = csrf.getTokenFromState(req);
   res.locals.csrfToken = csrf.generateToken(req);
   if (typeof existing === 'string') return next();

@@ -2,7 +2,7 @@
 // who is signed in changes, and destroyed on sign-out, so a planted session id is worth nothing.
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { BoundedMemoryStore } from '../../../server/session.ts';
-import { signIn, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
+import { signIn, STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
 import { Browser, hiddenValue } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 
@@ -52,6 +52,34 @@ describe('session fixation', () => {
     expect(token).not.toBe(planted.token);
     expect(sidOf(victim.cookies.get('accounts.sid')!)).not.toBe(sidOf(planted.cookie));
     expect((await victim.post('/logout', { _csrf: token })).status).toBe(303);
+  });
+
+  test('a session planted while the victim is already signed in is replaced before its page gets a token', async () => {
+    const email = uniqueEmail('signed-in-victim');
+    await identities.create({ email });
+    const victim = new Browser(stack.appUrl);
+    expect((await signIn(victim, email)).status).toBe(303);
+    const planted = await plantableSession();
+    victim.cookies.set('accounts.sid', planted.cookie);
+    const page = await victim.get('/logout');
+    const token = hiddenValue(page.text, '_csrf')!;
+    expect(token).not.toBe(planted.token);
+    expect(sidOf(victim.cookies.get('accounts.sid')!)).not.toBe(sidOf(planted.cookie));
+    victim.cookies.set('accounts.sid', planted.cookie);
+    expect((await victim.post('/logout', { _csrf: planted.token })).status).toBe(403);
+  });
+
+  test('the same person staying signed in (a refresh sign-in) keeps the session and its token', async () => {
+    const email = uniqueEmail('refreshing');
+    await identities.create({ email });
+    const browser = new Browser(stack.appUrl);
+    await signIn(browser, email);
+    const token = hiddenValue((await browser.get('/logout')).text, '_csrf')!;
+    const before = sidOf(browser.cookies.get('accounts.sid')!);
+    const answer = await signIn(browser, email, STRONG_PASSWORD, '?refresh=true');
+    expect(answer.status).toBe(303);
+    expect(sidOf(browser.cookies.get('accounts.sid')!)).toBe(before);
+    expect(hiddenValue((await browser.get('/logout')).text, '_csrf')).toBe(token);
   });
 
   test('sign-out destroys our session and expires its cookie: the token used before is dead', async () => {

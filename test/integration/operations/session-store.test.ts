@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppLocals } from '../../../server/locals.ts';
@@ -5,17 +7,25 @@ import { BoundedMemoryStore } from '../../../server/session.ts';
 import { buildApp, memoryLogger, testApp } from '../../support/app.ts';
 
 let build: ReturnType<typeof buildApp>;
+// Readiness also asks the identity service: a Kratos that answers /health/ready.
+const kratos = http.createServer((_req, res) => res.end('{"status":"ok"}'));
+let kratosEnv: Record<string, string> = {};
 
-beforeAll(() => {
+beforeAll(async () => {
   build = buildApp();
+  await new Promise<void>((resolve) => kratos.listen(0, '127.0.0.1', resolve));
+  kratosEnv = { KRATOS_PUBLIC_URL: `http://127.0.0.1:${(kratos.address() as AddressInfo).port}` };
 });
-afterAll(() => build.remove());
+afterAll(() => {
+  build.remove();
+  kratos.close();
+});
 
 describe('session store', () => {
   it('with REDIS_URL pointing nowhere, readiness reports the session store and forms fail cleanly', async () => {
     const log = memoryLogger('warn');
     // Port 1 on loopback: nothing listens there, so the connection is refused at once.
-    const app = await testApp(build.assetsDir, { REDIS_URL: 'redis://127.0.0.1:1' }, log.logger);
+    const app = await testApp(build.assetsDir, { ...kratosEnv, REDIS_URL: 'redis://127.0.0.1:1' }, log.logger);
     const ready = await request(app).get('/readyz');
     expect(ready.status).toBe(503);
     expect(ready.body).toEqual({ status: 'unavailable', failing: ['session-store'] });
@@ -29,7 +39,7 @@ describe('session store', () => {
   });
 
   it('readiness is 200 with the memory store and 503 once shutdown begins', async () => {
-    const app = await testApp(build.assetsDir);
+    const app = await testApp(build.assetsDir, kratosEnv);
     expect((await request(app).get('/readyz')).body).toEqual({ status: 'ready' });
     (app.locals as AppLocals).shuttingDown = true;
     const res = await request(app).get('/readyz');
@@ -38,10 +48,10 @@ describe('session store', () => {
   });
 
   it('a registered readiness check that fails or hangs turns readiness 503', async () => {
-    const app = await testApp(build.assetsDir);
+    const app = await testApp(build.assetsDir, kratosEnv);
     const locals = app.locals as AppLocals;
-    locals.readiness.push({ name: 'identity', check: async () => false });
-    expect((await request(app).get('/readyz')).body).toEqual({ status: 'unavailable', failing: ['identity'] });
+    locals.readiness.push({ name: 'mail', check: async () => false });
+    expect((await request(app).get('/readyz')).body).toEqual({ status: 'unavailable', failing: ['mail'] });
     locals.readiness.splice(-1, 1, { name: 'backend', check: () => Promise.reject(new Error('down')) });
     expect((await request(app).get('/readyz')).body).toEqual({ status: 'unavailable', failing: ['backend'] });
   });

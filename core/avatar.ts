@@ -32,7 +32,10 @@ export function sniffImageType(head: Uint8Array): ImageType | null {
 
 /** Up to two letters: first letters of the first and last words, or the first letter of an email. */
 export function initials(name: string): string {
-  const words = name.trim().split(/[\s@._-]+/).filter(Boolean);
+  const words = name
+    .trim()
+    .split(/[\s@._-]+/)
+    .filter(Boolean);
   if (words.length === 0) return '?';
   const first = Array.from(words[0]!)[0] ?? '';
   const last = words.length > 1 && !name.includes('@') ? (Array.from(words[words.length - 1]!)[0] ?? '') : '';

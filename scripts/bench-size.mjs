@@ -153,7 +153,9 @@ async function main() {
     const [identityUp, backendUp] = await Promise.all([waitFor(idPublic, identity), waitFor(backendUrl, backend)]);
     if (!identityUp || !backendUp) {
       const failed = !identityUp ? identity : backend;
-      console.error(`bench-size: ${failed.label} stand-in did not start; pages needing it are skipped\n${failed.lastError().trim().split('\n').slice(-3).join('\n')}`);
+      console.error(
+        `bench-size: ${failed.label} stand-in did not start; pages needing it are skipped\n${failed.lastError().trim().split('\n').slice(-3).join('\n')}`,
+      );
       stack = false;
     }
   } else {

@@ -152,7 +152,9 @@ function report(name, result) {
     `${name.padEnd(LABEL_WIDTH)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   errors ${result.errors + result.timeouts}   statuses ${statuses}`,
   );
   if (result.cpuPerRequestMs !== undefined) {
-    console.log(`${''.padEnd(LABEL_WIDTH)} app CPU ${(result.cpuPerRequestMs * 1000).toFixed(0)} µs/request → ≈${(1000 / result.cpuPerRequestMs).toFixed(0)} req/s on one free core`);
+    console.log(
+      `${''.padEnd(LABEL_WIDTH)} app CPU ${(result.cpuPerRequestMs * 1000).toFixed(0)} µs/request → ≈${(1000 / result.cpuPerRequestMs).toFixed(0)} req/s on one free core`,
+    );
   }
 }
 
@@ -162,7 +164,9 @@ function reportMedian(name, rounds) {
   const rps = median(rounds.map((r) => r.requests.average));
   const p50 = median(rounds.map((r) => r.latency.p50));
   const p99 = median(rounds.map((r) => r.latency.p99));
-  console.log(`${`${name}, median`.padEnd(LABEL_WIDTH)} ${rps.toFixed(0).padStart(6)} req/s   p50 ${String(p50).padStart(4)} ms   p99 ${String(p99).padStart(4)} ms   (of ${rounds.length} rounds)`);
+  console.log(
+    `${`${name}, median`.padEnd(LABEL_WIDTH)} ${rps.toFixed(0).padStart(6)} req/s   p50 ${String(p50).padStart(4)} ms   p99 ${String(p99).padStart(4)} ms   (of ${rounds.length} rounds)`,
+  );
 }
 
 async function main() {
@@ -195,7 +199,10 @@ async function main() {
 
   // One browser: its CSRF cookie and one login flow.
   const first = await fetch(`${appUrl}/sign-in`, { redirect: 'manual' });
-  const cookie = first.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const cookie = first.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
   const flowPath = first.headers.get('location');
   const page = await (await fetch(`${appUrl}${flowPath}`, { headers: { cookie } })).text();
   const csrf = /name="csrf_token" value="([^"]+)"/.exec(page)?.[1];
@@ -219,8 +226,18 @@ async function main() {
         setupRequest(request) {
           n += 1;
           const ip = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-          const body = new URLSearchParams({ csrf_token: csrf, identifier: `bench${n}@example.com`, password: 'Wrong-Password-42', method: 'password' }).toString();
-          return { ...request, method: 'POST', body, headers: { ...request.headers, ...browserHeaders, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip } };
+          const body = new URLSearchParams({
+            csrf_token: csrf,
+            identifier: `bench${n}@example.com`,
+            password: 'Wrong-Password-42',
+            method: 'password',
+          }).toString();
+          return {
+            ...request,
+            method: 'POST',
+            body,
+            headers: { ...request.headers, ...browserHeaders, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip },
+          };
         },
       },
     ],

@@ -48,4 +48,8 @@ await esbuild.build({
   legalComments: 'none',
 });
 
-console.log(`built: ${Object.entries(manifest).map(([k, v]) => `${k} → ${v}`).join(', ')}`);
+console.log(
+  `built: ${Object.entries(manifest)
+    .map(([k, v]) => `${k} → ${v}`)
+    .join(', ')}`,
+);

@@ -25,7 +25,11 @@ function packageOf(url, functionName) {
     return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
   }
   if (url.startsWith('node:')) return url.split('/').slice(0, 2).join('/');
-  return url.replace(/^file:\/\//, '').split('/').slice(-2).join('/');
+  return url
+    .replace(/^file:\/\//, '')
+    .split('/')
+    .slice(-2)
+    .join('/');
 }
 
 const totals = new Map();

@@ -20,11 +20,7 @@ export function loadResources(languages: readonly string[], localesDir = 'locale
   return resources;
 }
 
-export async function createI18n(
-  languages: readonly string[],
-  defaultLanguage: string,
-  localesDir = 'locales',
-): Promise<I18n> {
+export async function createI18n(languages: readonly string[], defaultLanguage: string, localesDir = 'locales'): Promise<I18n> {
   const instance = i18next.createInstance();
   await instance.use(LanguageDetector).init({
     resources: loadResources(languages, localesDir) as never,

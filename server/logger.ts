@@ -14,8 +14,7 @@ const SECRET_VALUE = /\b(ory_kratos_session|csrf_token_[\w-]*|__Host-[\w.-]+|acc
 
 // `code` is both an error code worth keeping (`ECONNREFUSED`, `csrf_invalid`) and a one-time secret
 // (a six-digit recovery code, an OAuth2 authorization code): only the latter are hidden.
-const isSecretCode = (value: unknown) =>
-  typeof value === 'string' && (/^\d+$/.test(value) || (value.length >= 16 && !value.includes('_')));
+const isSecretCode = (value: unknown) => typeof value === 'string' && (/^\d+$/.test(value) || (value.length >= 16 && !value.includes('_')));
 
 /**
  * A cheap test on the raw JSON line: every key SECRET_KEY matches, every value SECRET_VALUE matches and

@@ -56,7 +56,11 @@ export function initFields(): void {
     }
   });
   // A shown password goes back to hidden before the form leaves, so it is never stored as plain text.
-  document.addEventListener('submit', (event) => {
-    for (const toggle of all((event.target as HTMLFormElement), '[data-password-toggle][aria-pressed="true"]')) setPasswordShown(toggle, false);
-  }, true);
+  document.addEventListener(
+    'submit',
+    (event) => {
+      for (const toggle of all(event.target as HTMLFormElement, '[data-password-toggle][aria-pressed="true"]')) setPasswordShown(toggle, false);
+    },
+    true,
+  );
 }

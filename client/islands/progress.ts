@@ -72,7 +72,11 @@ const fresh = firstTime();
 export function openOverlay(overlay: HTMLElement): void {
   overlay.hidden = false;
   const progress = overlay.querySelector<HTMLElement>('.progress');
-  if (progress && !overlays.has(overlay)) overlays.set(overlay, run(progress, () => (overlay.hidden = true)));
+  if (progress && !overlays.has(overlay))
+    overlays.set(
+      overlay,
+      run(progress, () => (overlay.hidden = true)),
+    );
 }
 
 /** The work behind the overlay is done: the bar completes to 100 % and the overlay goes away. */

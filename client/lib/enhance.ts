@@ -1,21 +1,12 @@
 // Pure decisions of the form-enhancement island (contract in docs/architecture.md).
 
-export type EnhanceOutcome =
-  | { kind: 'navigate'; url: string }
-  | { kind: 'swap' }
-  | { kind: 'failed'; reason: 'server' | 'client' };
+export type EnhanceOutcome = { kind: 'navigate'; url: string } | { kind: 'swap' } | { kind: 'failed'; reason: 'server' | 'client' };
 
 /**
  * What to do with the answer to an enhanced submit. `hasFragment` says whether the body holds the
  * form again (same id), as the handlers answer a 4xx.
  */
-export function decideOutcome(response: {
-  status: number;
-  redirectTo: string | null;
-  redirected: boolean;
-  url: string;
-  hasFragment: boolean;
-}): EnhanceOutcome {
+export function decideOutcome(response: { status: number; redirectTo: string | null; redirected: boolean; url: string; hasFragment: boolean }): EnhanceOutcome {
   const ok = response.status >= 200 && response.status < 300;
   if (ok && response.redirectTo) return { kind: 'navigate', url: response.redirectTo };
   // A handler that answered 303 anyway: fetch followed it; go where it leads.

@@ -199,12 +199,7 @@ export function mapIdentityProviderError(status: number, body: unknown, t: Trans
       if (isFlowBody(body)) {
         const first = firstFlowError(body);
         if (first) {
-          return new AppError(
-            400,
-            specCodeOf(first.id) ?? String(first.id),
-            translateMessage(t, first),
-            { messageId: first.id, flowId: body.id },
-          );
+          return new AppError(400, specCodeOf(first.id) ?? String(first.id), translateMessage(t, first), { messageId: first.id, flowId: body.id });
         }
       }
       const message = translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'errorMessage.badRequest', 'Bad request');
@@ -213,12 +208,9 @@ export function mapIdentityProviderError(status: number, body: unknown, t: Trans
     case 401:
       return new AppError(401, ERROR_CODES.unauthorized, translateOr(t, 'errorMessage.unauthorized', 'unauthorized'));
     case 403:
-      return new AppError(
-        403,
-        error.id ?? '403',
-        translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'flowError.forbidden', 'forbidden'),
-        { errorCode: error.id ?? null },
-      );
+      return new AppError(403, error.id ?? '403', translateErrorId(t, error.id) ?? reason ?? translateOr(t, 'flowError.forbidden', 'forbidden'), {
+        errorCode: error.id ?? null,
+      });
     case 422:
       if (error.id === 'browser_location_change_required' || envelope.redirect_browser_to) {
         return new AppError(

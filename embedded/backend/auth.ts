@@ -1,12 +1,5 @@
 // Bearer JWT verification with jose against the identity service's JWKS.
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  errors,
-  jwtVerify,
-  type JSONWebKeySet,
-  type JWTVerifyGetKey,
-} from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import type { Clock } from '../clock.ts';
 import { ApiError } from './errors.ts';
 
@@ -34,7 +27,8 @@ export interface VerifyOptions {
   clock: Clock;
 }
 
-const unauthorized = (message = 'The request could not be authorized') => new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
+const unauthorized = (message = 'The request could not be authorized') =>
+  new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
 
 /** Reads `Authorization: Bearer <jwt>`; returns null when the header is absent. */
 export function bearerToken(header: string | undefined): string | null {

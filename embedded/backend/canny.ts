@@ -13,7 +13,10 @@ export interface CannyUser {
 export async function cannySsoToken(user: CannyUser, privateKey: string, nowMs: number): Promise<string> {
   const claims: Record<string, string> = { email: user.email, id: user.id, name: user.name };
   if (user.avatarURL) claims.avatarURL = user.avatarURL;
-  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(Math.floor(nowMs / 1000)).sign(new TextEncoder().encode(privateKey));
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(Math.floor(nowMs / 1000))
+    .sign(new TextEncoder().encode(privateKey));
 }
 
 export function cannyRedirectUrl(companyId: string, ssoToken: string, redirect: string | null): string {

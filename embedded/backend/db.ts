@@ -1,16 +1,7 @@
 // SQLite storage (node:sqlite). Every write runs inside a transaction (`Store.tx`).
 import { DatabaseSync } from 'node:sqlite';
 import { randomBytes } from 'node:crypto';
-import {
-  toInvitation,
-  toOutboxMessage,
-  toUser,
-  USER_COLUMNS,
-  type InvitationRecord,
-  type OutboxMessage,
-  type Row,
-  type UserRecord,
-} from './records.ts';
+import { toInvitation, toOutboxMessage, toUser, USER_COLUMNS, type InvitationRecord, type OutboxMessage, type Row, type UserRecord } from './records.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
@@ -98,16 +89,12 @@ export class Store {
   }
 
   usersByEmail(email: string): UserRecord[] {
-    const rows = this.db
-      .prepare("SELECT * FROM users WHERE email = ? AND state != 'deleted' ORDER BY updated_at DESC")
-      .all(email) as Row[];
+    const rows = this.db.prepare("SELECT * FROM users WHERE email = ? AND state != 'deleted' ORDER BY updated_at DESC").all(email) as Row[];
     return rows.map(toUser);
   }
 
   usersDueForPurge(now: number): UserRecord[] {
-    const rows = this.db
-      .prepare("SELECT * FROM users WHERE state = 'pending_deletion' AND deletion_scheduled_at <= ?")
-      .all(now) as Row[];
+    const rows = this.db.prepare("SELECT * FROM users WHERE state = 'pending_deletion' AND deletion_scheduled_at <= ?").all(now) as Row[];
     return rows.map(toUser);
   }
 
@@ -117,9 +104,7 @@ export class Store {
       if (existing) return existing;
       const id = newObjectId();
       this.db
-        .prepare(
-          'INSERT INTO users (_id, identity_id, email, name, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        )
+        .prepare('INSERT INTO users (_id, identity_id, email, name, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(id, input.identityId, input.email, input.name ?? null, 'active', now, now);
       return this.userById(id)!;
     });
@@ -169,9 +154,7 @@ export class Store {
   /** Marks an unused, unexpired invitation as used; false when it was not (any more) usable. */
   reserveInvitation(tokenHash: string, now: number): boolean {
     return this.tx(() => {
-      const res = this.db
-        .prepare('UPDATE invitations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
-        .run(now, tokenHash, now);
+      const res = this.db.prepare('UPDATE invitations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?').run(now, tokenHash, now);
       return Number(res.changes) === 1;
     });
   }

@@ -15,5 +15,4 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, meta?: Record<string, unknown>) =>
-  new ApiError(400, code, message, meta);
+export const badRequest = (code: string, message: string, meta?: Record<string, unknown>) => new ApiError(400, code, message, meta);

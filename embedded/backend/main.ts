@@ -2,7 +2,13 @@
 import { startBackend } from './index.ts';
 
 const env = process.env;
-const list = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+const list = (v: string | undefined) =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 
 const log = (level: string) => (obj: unknown, msg?: string) =>
   process.stderr.write(JSON.stringify({ level, time: new Date().toISOString(), msg, ...(obj && typeof obj === 'object' ? obj : { obj }) }) + '\n');

@@ -55,7 +55,6 @@ export interface OutboxMessage {
   createdAt: string;
 }
 
-
 export type Row = Record<string, unknown>;
 
 function parseJson<T>(value: unknown, fallback: T): T {

@@ -16,9 +16,7 @@ export const loginService = z
 const isoDate = z.iso.datetime();
 const nullableIso = isoDate.nullable();
 
-export const errorSchema = z
-  .object({ code: z.string(), message: z.string(), meta: z.record(z.string(), z.unknown()).optional() })
-  .meta({ id: 'Error' });
+export const errorSchema = z.object({ code: z.string(), message: z.string(), meta: z.record(z.string(), z.unknown()).optional() }).meta({ id: 'Error' });
 
 export const okSchema = z.object({ ok: z.literal(true) }).meta({ id: 'Ok' });
 

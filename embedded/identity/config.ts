@@ -3,8 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 
-export interface Hook { hook: string }
-export interface OidcProvider { id: string; provider?: string; label?: string }
+export interface Hook {
+  hook: string;
+}
+export interface OidcProvider {
+  id: string;
+  provider?: string;
+  label?: string;
+}
 export interface TokenizerTemplate {
   ttl?: string;
   /** Extension: static claims merged into the JWT (stands in for Kratos's Jsonnet claims mapper). */
@@ -24,7 +30,10 @@ export interface IdentityConfig {
     default_browser_return_url: string;
     allowed_return_urls: string[];
     methods: {
-      password: { enabled: boolean; config: { min_password_length: number; max_password_length: number; identifier_similarity_check_enabled: boolean; haveibeenpwned_enabled: boolean } };
+      password: {
+        enabled: boolean;
+        config: { min_password_length: number; max_password_length: number; identifier_similarity_check_enabled: boolean; haveibeenpwned_enabled: boolean };
+      };
       profile: { enabled: boolean };
       code: { enabled: boolean; config: { lifespan: string; max_submissions: number } };
       link: { enabled: boolean; config: { lifespan: string } };
@@ -33,10 +42,23 @@ export interface IdentityConfig {
     flows: {
       error: { ui_url: string };
       login: { ui_url: string; lifespan: string; after: { default_browser_return_url?: string; password?: { default_browser_return_url?: string } } };
-      registration: { enabled: boolean; ui_url: string; lifespan: string; style: 'profile_first' | 'unified'; after: { default_browser_return_url?: string; password: { default_browser_return_url?: string; hooks: Hook[] } } };
+      registration: {
+        enabled: boolean;
+        ui_url: string;
+        lifespan: string;
+        style: 'profile_first' | 'unified';
+        after: { default_browser_return_url?: string; password: { default_browser_return_url?: string; hooks: Hook[] } };
+      };
       settings: { ui_url: string; lifespan: string; privileged_session_max_age: string; after: { default_browser_return_url?: string } };
       recovery: { enabled: boolean; ui_url: string; lifespan: string; use: 'code' | 'link'; notify_unknown_recipients: boolean };
-      verification: { enabled: boolean; ui_url: string; lifespan: string; use: 'code' | 'link'; notify_unknown_recipients: boolean; after: { default_browser_return_url?: string } };
+      verification: {
+        enabled: boolean;
+        ui_url: string;
+        lifespan: string;
+        use: 'code' | 'link';
+        notify_unknown_recipients: boolean;
+        after: { default_browser_return_url?: string };
+      };
       logout: { after: { default_browser_return_url?: string } };
     };
   };
@@ -96,7 +118,10 @@ export function defaultConfig(): IdentityConfig {
       default_browser_return_url: '',
       allowed_return_urls: [],
       methods: {
-        password: { enabled: true, config: { min_password_length: 8, max_password_length: 72, identifier_similarity_check_enabled: true, haveibeenpwned_enabled: true } },
+        password: {
+          enabled: true,
+          config: { min_password_length: 8, max_password_length: 72, identifier_similarity_check_enabled: true, haveibeenpwned_enabled: true },
+        },
         profile: { enabled: true },
         code: { enabled: true, config: { lifespan: '1h', max_submissions: 5 } },
         link: { enabled: true, config: { lifespan: '1h' } },

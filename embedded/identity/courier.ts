@@ -6,32 +6,49 @@ import type { Clock } from '../clock.ts';
 import type { IdentityConfig } from './config.ts';
 import type { CourierMessage, Store } from './store.ts';
 
-export interface Email { to: string; subject: string; body: string; template_type: string }
+export interface Email {
+  to: string;
+  subject: string;
+  body: string;
+  template_type: string;
+}
 
 export const templates = {
   recoveryCode: (to: string, code: string, minutes: number): Email => ({
-    to, template_type: 'recovery_code_valid', subject: 'Recover access to your account',
+    to,
+    template_type: 'recovery_code_valid',
+    subject: 'Recover access to your account',
     body: `Hi,\n\nplease recover access to your account by entering the following code:\n\n${code}\n\nThis code expires in ${minutes} minutes.\n`,
   }),
   recoveryCodeInvalid: (to: string): Email => ({
-    to, template_type: 'recovery_code_invalid', subject: 'Account access attempted',
+    to,
+    template_type: 'recovery_code_invalid',
+    subject: 'Account access attempted',
     body: `Hi,\n\nyou (or someone else) entered this email address when trying to recover access to an account.\n\nHowever, this email address is not on our database of registered users and therefore the attempt has failed.\n\nIf this was you, check if you signed up using a different address.\n\nIf this was not you, please ignore this email.\n`,
   }),
   recoveryLink: (to: string, url: string, minutes: number): Email => ({
-    to, template_type: 'recovery_valid', subject: 'Recover access to your account',
+    to,
+    template_type: 'recovery_valid',
+    subject: 'Recover access to your account',
     body: `Hi,\n\nplease recover access to your account by clicking the following link:\n\n${url}\n\nThis link expires in ${minutes} minutes.\n`,
   }),
   recoveryLinkInvalid: (to: string): Email => ({ ...templates.recoveryCodeInvalid(to), template_type: 'recovery_invalid' }),
   verificationCode: (to: string, code: string, url: string, minutes: number): Email => ({
-    to, template_type: 'verification_code_valid', subject: 'Please verify your email address',
+    to,
+    template_type: 'verification_code_valid',
+    subject: 'Please verify your email address',
     body: `Hi,\n\nplease verify your account by entering the following code:\n\n${code}\n\nor clicking the following link:\n\n${url}\n\nThis code expires in ${minutes} minutes.\n`,
   }),
   verificationCodeInvalid: (to: string): Email => ({
-    to, template_type: 'verification_code_invalid', subject: 'Someone tried to verify this email address',
+    to,
+    template_type: 'verification_code_invalid',
+    subject: 'Someone tried to verify this email address',
     body: `Hi,\n\nsomeone asked to verify this email address, but we were unable to find an account for this address.\n\nIf this was you, check if you signed up using a different address.\n\nIf this was not you, please ignore this email.\n`,
   }),
   verificationLink: (to: string, url: string, minutes: number): Email => ({
-    to, template_type: 'verification_valid', subject: 'Please verify your email address',
+    to,
+    template_type: 'verification_valid',
+    subject: 'Please verify your email address',
     body: `Hi,\n\nplease verify your account by clicking the following link:\n\n${url}\n\nThis link expires in ${minutes} minutes.\n`,
   }),
   verificationLinkInvalid: (to: string): Email => ({ ...templates.verificationCodeInvalid(to), template_type: 'verification_invalid' }),
@@ -84,7 +101,14 @@ export class Courier {
       m.dispatches.push({ id: randomUUID(), message_id: m.id, status: 'success', created_at: now(), updated_at: now() });
     } catch (e) {
       m.status = 'abandoned';
-      m.dispatches.push({ id: randomUUID(), message_id: m.id, status: 'failed', error: { message: (e as Error).message }, created_at: now(), updated_at: now() });
+      m.dispatches.push({
+        id: randomUUID(),
+        message_id: m.id,
+        status: 'failed',
+        error: { message: (e as Error).message },
+        created_at: now(),
+        updated_at: now(),
+      });
     }
     m.send_count += 1;
     m.updated_at = now();

@@ -5,8 +5,7 @@ import { KratosError } from './errors.ts';
 import { serializeCookie, type Ctx } from './http.ts';
 import type { IdentityConfig } from './config.ts';
 
-export const csrfCookieName = (publicBaseUrl: string): string =>
-  `csrf_token_${createHash('sha256').update(publicBaseUrl).digest('hex')}`;
+export const csrfCookieName = (publicBaseUrl: string): string => `csrf_token_${createHash('sha256').update(publicBaseUrl).digest('hex')}`;
 
 function decodeToken(v: string | undefined, len: number): Buffer | undefined {
   if (!v) return undefined;
@@ -51,9 +50,16 @@ export class Csrf {
     const c = this.config.cookies;
     const secure = c.secure === true;
     ctx.setCookies = ctx.setCookies.filter((s) => !s.startsWith(`${this.name}=`));
-    ctx.setCookies.push(serializeCookie(this.name, token.toString('base64'), {
-      path: c.path || '/', domain: c.domain, maxAge: 31536000, httpOnly: true, secure, sameSite: secure ? c.same_site || 'Lax' : 'Lax',
-    }));
+    ctx.setCookies.push(
+      serializeCookie(this.name, token.toString('base64'), {
+        path: c.path || '/',
+        domain: c.domain,
+        maxAge: 31536000,
+        httpOnly: true,
+        secure,
+        sameSite: secure ? c.same_site || 'Lax' : 'Lax',
+      }),
+    );
   }
 
   /** The real token of this request/response: the cookie's, or a new one (cookie issued). */
@@ -90,11 +96,17 @@ export class Csrf {
     if (!header) throw csrfError('The HTTP Cookie Header is empty or not set.', hint);
     if (!cookie) throw csrfError('The HTTP Cookie Header was set but did not include the anti-CSRF cookie.', hint);
     if (typeof bodyToken !== 'string' || bodyToken === '') {
-      throw csrfError(undefined, 'The anti-CSRF cookie was found but the CSRF token was not included in the HTTP request body (csrf_token) nor in the HTTP Header (X-CSRF-Token).');
+      throw csrfError(
+        undefined,
+        'The anti-CSRF cookie was found but the CSRF token was not included in the HTTP request body (csrf_token) nor in the HTTP Header (X-CSRF-Token).',
+      );
     }
     const real = unmask(bodyToken);
     if (!real || !timingSafeEqual(real, cookie)) {
-      throw csrfError('The HTTP Cookie Header was set and a CSRF token was sent but they do not match. We recommend deleting all cookies for this domain and retrying the flow.', hint);
+      throw csrfError(
+        'The HTTP Cookie Header was set and a CSRF token was sent but they do not match. We recommend deleting all cookies for this domain and retrying the flow.',
+        hint,
+      );
     }
   }
 
@@ -106,7 +118,10 @@ export class Csrf {
     if (!cookie) throw csrfError('The HTTP Cookie Header was set but did not include the anti-CSRF cookie.', hint);
     const expected = Buffer.from(flowToken, 'base64');
     if (expected.length !== 32 || !timingSafeEqual(expected, cookie)) {
-      throw csrfError('The HTTP Cookie Header was set and a CSRF token was sent but they do not match. We recommend deleting all cookies for this domain and retrying the flow.', hint);
+      throw csrfError(
+        'The HTTP Cookie Header was set and a CSRF token was sent but they do not match. We recommend deleting all cookies for this domain and retrying the flow.',
+        hint,
+      );
     }
   }
 }
@@ -116,7 +131,8 @@ export function csrfError(rejectReason: string | undefined, hint: string): Krato
   if (rejectReason) details.reject_reason = rejectReason;
   return new KratosError(403, {
     id: 'security_csrf_violation',
-    reason: 'Please retry the flow and optionally clear your cookies. The request was rejected to protect you from Cross-Site-Request-Forgery (CSRF) which could cause account takeover, leaking personal information, and other serious security issues.',
+    reason:
+      'Please retry the flow and optionally clear your cookies. The request was rejected to protect you from Cross-Site-Request-Forgery (CSRF) which could cause account takeover, leaking personal information, and other serious security issues.',
     details,
     message: 'the request was rejected to protect you from Cross-Site-Request-Forgery',
   });

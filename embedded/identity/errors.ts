@@ -74,8 +74,7 @@ export const errors = {
   badRequest: (reason: string, init: KratosErrorInit = {}) => new KratosError(400, { reason, ...init }),
   flowParamMissing: () => new KratosError(400, { reason: 'The flow query parameter is missing or malformed.' }),
   notFound: () => new KratosError(404, { message: 'Unable to locate the resource' }),
-  flowNotFound: (kind: string) =>
-    new KratosError(404, { reason: `The ${kind} request could not be found. Please restart the flow.` }),
+  flowNotFound: (kind: string) => new KratosError(404, { reason: `The ${kind} request could not be found. Please restart the flow.` }),
   conflict: (reason?: string) =>
     new KratosError(409, { reason, message: 'Unable to insert or update resource because a resource with that value exists already' }),
   unauthorized: (reason: string) => new KratosError(401, { reason }),
@@ -86,8 +85,7 @@ export const errors = {
       message: 'request does not have a valid authentication session',
       extra: { CredentialsMissing: credentialsMissing },
     }),
-  sessionAlreadyAvailable: (reason: string) =>
-    new KratosError(400, { id: 'session_already_available', reason, message: 'you are already logged in' }),
+  sessionAlreadyAvailable: (reason: string) => new KratosError(400, { id: 'session_already_available', reason, message: 'you are already logged in' }),
   returnToForbidden: (url: string) =>
     new KratosError(400, { id: 'self_service_flow_return_to_forbidden', reason: `Requested return_to URL "${url}" is not allowed.` }),
   locationChange: (url: string) =>

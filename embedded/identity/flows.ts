@@ -149,9 +149,11 @@ export function setUiMessages(flow: Flow, messages: UiText[]): void {
 }
 
 function serializeUi(svc: Service, ctx: Ctx, ui: UiContainer): UiContainer {
-  const nodes = ui.nodes.map((n) => (n.attributes.name === 'csrf_token' && n.group === 'default' && n.attributes.type === 'hidden'
-    ? { ...n, attributes: { ...n.attributes, value: svc.csrf.masked(ctx) } }
-    : n));
+  const nodes = ui.nodes.map((n) =>
+    n.attributes.name === 'csrf_token' && n.group === 'default' && n.attributes.type === 'hidden'
+      ? { ...n, attributes: { ...n.attributes, value: svc.csrf.masked(ctx) } }
+      : n,
+  );
   const out: UiContainer = { action: ui.action, method: ui.method, nodes };
   if (ui.messages && ui.messages.length) out.messages = ui.messages;
   return out;
@@ -165,31 +167,53 @@ export function serializeFlow(svc: Service, ctx: Ctx, f: Flow, identity?: unknow
   switch (f.kind) {
     case 'login':
       o.organization_id = null;
-      o.type = f.type; o.expires_at = f.expires_at; o.issued_at = f.issued_at; o.request_url = f.request_url;
+      o.type = f.type;
+      o.expires_at = f.expires_at;
+      o.issued_at = f.issued_at;
+      o.request_url = f.request_url;
       if (rt) o.return_to = rt;
       if (f.active) o.active = f.active;
-      o.ui = ui; o.created_at = f.created_at; o.updated_at = f.updated_at;
-      o.refresh = f.refresh ?? false; o.requested_aal = f.requested_aal ?? 'aal1'; o.state = f.state;
+      o.ui = ui;
+      o.created_at = f.created_at;
+      o.updated_at = f.updated_at;
+      o.refresh = f.refresh ?? false;
+      o.requested_aal = f.requested_aal ?? 'aal1';
+      o.state = f.state;
       break;
     case 'registration':
-      o.type = f.type; o.expires_at = f.expires_at; o.issued_at = f.issued_at; o.request_url = f.request_url;
+      o.type = f.type;
+      o.expires_at = f.expires_at;
+      o.issued_at = f.issued_at;
+      o.request_url = f.request_url;
       if (rt) o.return_to = rt;
       if (f.active) o.active = f.active;
-      o.ui = ui; o.organization_id = null; o.state = f.state;
+      o.ui = ui;
+      o.organization_id = null;
+      o.state = f.state;
       break;
     case 'settings':
-      o.type = f.type; o.expires_at = f.expires_at; o.issued_at = f.issued_at; o.request_url = f.request_url;
+      o.type = f.type;
+      o.expires_at = f.expires_at;
+      o.issued_at = f.issued_at;
+      o.request_url = f.request_url;
       if (rt) o.return_to = rt;
       if (f.active) o.active = f.active;
-      o.ui = ui; o.identity = identity; o.state = f.state; o.organization_id = null;
+      o.ui = ui;
+      o.identity = identity;
+      o.state = f.state;
+      o.organization_id = null;
       if (f.continue_with?.length) o.continue_with = f.continue_with;
       break;
     case 'recovery':
     case 'verification':
-      o.type = f.type; o.expires_at = f.expires_at; o.issued_at = f.issued_at; o.request_url = f.request_url;
+      o.type = f.type;
+      o.expires_at = f.expires_at;
+      o.issued_at = f.issued_at;
+      o.request_url = f.request_url;
       if (rt) o.return_to = rt;
       if (f.active) o.active = f.active;
-      o.ui = ui; o.state = f.state;
+      o.ui = ui;
+      o.state = f.state;
       if (f.kind === 'recovery' && f.continue_with?.length) o.continue_with = f.continue_with;
       break;
   }
@@ -249,7 +273,10 @@ export function getFlowHandler(kind: FlowKind, serialize: FlowSerializer) {
       const cur = currentSession(svc, ctx);
       if (!cur) throw new KratosError(401, { reason: 'A valid Ory Session Cookie or Ory Session Token is missing.' });
       if (cur.identity.id !== f.identity_id) {
-        throw new KratosError(403, { id: 'security_identity_mismatch', reason: 'The request was made for another identity and has been blocked for security reasons.' });
+        throw new KratosError(403, {
+          id: 'security_identity_mismatch',
+          reason: 'The request was made for another identity and has been blocked for security reasons.',
+        });
       }
     } else if (f.type === 'browser' && !f.skip_csrf) {
       svc.csrf.verifyFlowToken(ctx, f.csrf_token);

@@ -33,19 +33,25 @@ export interface Ctx {
 
 const MAX_BODY = 1024 * 1024;
 
-interface AcceptSpec { value: string; q: number }
+interface AcceptSpec {
+  value: string;
+  q: number;
+}
 
 function parseAccept(header: string | undefined): AcceptSpec[] {
   if (!header) return [];
-  return header.split(',').map((part) => {
-    const [value, ...params] = part.trim().split(';');
-    let q = 1;
-    for (const p of params) {
-      const [k, v] = p.trim().split('=');
-      if (k === 'q' && v !== undefined) q = Number(v);
-    }
-    return { value: (value ?? '').trim().toLowerCase(), q: Number.isFinite(q) ? q : 0 };
-  }).filter((s) => s.value);
+  return header
+    .split(',')
+    .map((part) => {
+      const [value, ...params] = part.trim().split(';');
+      let q = 1;
+      for (const p of params) {
+        const [k, v] = p.trim().split('=');
+        if (k === 'q' && v !== undefined) q = Number(v);
+      }
+      return { value: (value ?? '').trim().toLowerCase(), q: Number.isFinite(q) ? q : 0 };
+    })
+    .filter((s) => s.value);
 }
 
 /** golang/gddo NegotiateContentType: exact beats type/* beats * / *, higher q wins. */
@@ -151,8 +157,15 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
       }
       chunks.push(c);
     });
-    req.on('end', () => { if (!failed) resolve(Buffer.concat(chunks)); });
-    req.on('error', (e) => { if (!failed) { failed = true; reject(new KratosError(400, { reason: `Unable to read the request body: ${e.message}` })); } });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (e) => {
+      if (!failed) {
+        failed = true;
+        reject(new KratosError(400, { reason: `Unable to read the request body: ${e.message}` }));
+      }
+    });
   });
 }
 

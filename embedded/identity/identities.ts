@@ -27,15 +27,38 @@ export function newIdentity(svc: Service, traits: Record<string, unknown>): Stor
 /** Recomputes verifiable/recovery addresses and password identifiers from the traits. */
 export function syncAddresses(svc: Service, i: StoredIdentity): void {
   const now = nowIso(svc);
-  const values = (names: string[]) => [...new Set(names.map((n) => i.traits[n]).filter((v): v is string => typeof v === 'string' && v !== '').map(normalizeEmail))];
+  const values = (names: string[]) => [
+    ...new Set(
+      names
+        .map((n) => i.traits[n])
+        .filter((v): v is string => typeof v === 'string' && v !== '')
+        .map(normalizeEmail),
+    ),
+  ];
   const ver = values(verificationTraits(svc.schema));
-  i.verifiable_addresses = ver.map((value) => i.verifiable_addresses.find((a) => a.value === value) ?? {
-    id: randomUUID(), value, verified: false, via: 'email', status: 'pending', created_at: now, updated_at: now,
-  });
+  i.verifiable_addresses = ver.map(
+    (value) =>
+      i.verifiable_addresses.find((a) => a.value === value) ?? {
+        id: randomUUID(),
+        value,
+        verified: false,
+        via: 'email',
+        status: 'pending',
+        created_at: now,
+        updated_at: now,
+      },
+  );
   const rec = values(recoveryTraits(svc.schema));
-  i.recovery_addresses = rec.map((value) => i.recovery_addresses.find((a) => a.value === value) ?? {
-    id: randomUUID(), value, via: 'email', created_at: now, updated_at: now,
-  });
+  i.recovery_addresses = rec.map(
+    (value) =>
+      i.recovery_addresses.find((a) => a.value === value) ?? {
+        id: randomUUID(),
+        value,
+        via: 'email',
+        created_at: now,
+        updated_at: now,
+      },
+  );
   const pw = i.credentials.password;
   if (pw) {
     pw.identifiers = values(passwordIdentifierTraits(svc.schema));

@@ -70,7 +70,10 @@ export function buildConfig(o: StartIdentityOptions = {}): IdentityConfig {
   if (o.config) c = merge(c, o.config);
   if (o.publicPort !== undefined) c.serve.public.port = o.publicPort;
   if (o.adminPort !== undefined) c.serve.admin.port = o.adminPort;
-  if (o.host) { c.serve.public.host = o.host; c.serve.admin.host = o.host; }
+  if (o.host) {
+    c.serve.public.host = o.host;
+    c.serve.admin.host = o.host;
+  }
   if (o.adminApiKey !== undefined) c.serve.admin.api_key = o.adminApiKey;
   if (o.argon2) c.hashers.argon2 = { ...c.hashers.argon2, ...o.argon2 };
   if (o.smtpUrl) c.courier.smtp.connection_uri = o.smtpUrl;
@@ -79,7 +82,9 @@ export function buildConfig(o: StartIdentityOptions = {}): IdentityConfig {
 
 function makeCtx(req: IncomingMessage): Ctx {
   const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost');
-  const proto = String(req.headers['x-forwarded-proto'] ?? 'http').split(',')[0]!.trim();
+  const proto = String(req.headers['x-forwarded-proto'] ?? 'http')
+    .split(',')[0]!
+    .trim();
   const raw = req.url ?? '/';
   let url: URL;
   try {
@@ -87,7 +92,9 @@ function makeCtx(req: IncomingMessage): Ctx {
   } catch {
     url = new URL('http://localhost/');
   }
-  const fwd = String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim();
+  const fwd = String(req.headers['x-forwarded-for'] ?? '')
+    .split(',')[0]!
+    .trim();
   return {
     req,
     method: (req.method ?? 'GET').toUpperCase(),
@@ -206,7 +213,16 @@ export async function startIdentity(options: StartIdentityOptions = {}): Promise
   const publicServer = createServer(handler('public'));
   const adminServer = createServer(handler('admin'));
   const closeAll = async () => {
-    await Promise.all([publicServer, adminServer].map((s) => new Promise<void>((r) => { if (!s.listening) return r(); s.close(() => r()); s.closeAllConnections(); })));
+    await Promise.all(
+      [publicServer, adminServer].map(
+        (s) =>
+          new Promise<void>((r) => {
+            if (!s.listening) return r();
+            s.close(() => r());
+            s.closeAllConnections();
+          }),
+      ),
+    );
   };
   try {
     const publicPort = await listen(publicServer, config.serve.public.port, config.serve.public.host);

@@ -4,8 +4,18 @@ import { json, redirect, str, type Ctx, type Reply } from './http.ts';
 import { expiredMessage, msg, reasonMessage } from './messages.ts';
 import { addNodeMessage, csrfNode, input, LOGIN_GROUPS, setNodeValue, sortNodes, type UiNode } from './nodes.ts';
 import {
-  checkReturnTo, expiredOnSubmit, flowUiUrl, isExpired, loadFlow, newFlow, returnUrl, saveFlow, serializeFlow,
-  setUiMessages, submitFlowId, type Flow,
+  checkReturnTo,
+  expiredOnSubmit,
+  flowUiUrl,
+  isExpired,
+  loadFlow,
+  newFlow,
+  returnUrl,
+  saveFlow,
+  serializeFlow,
+  setUiMessages,
+  submitFlowId,
+  type Flow,
 } from './flows.ts';
 import { verifyPassword } from './password.ts';
 import { passwordIdentifierTraits } from './schema.ts';
@@ -29,7 +39,9 @@ export function providerLabel(p: { id: string; label?: string }): string {
 
 export function loginNodes(svc: Service, refreshOf?: StoredIdentity): UiNode[] {
   const nodes: UiNode[] = [];
-  const linked = refreshOf?.credentials.oidc ? ((refreshOf.credentials.oidc.config.providers as { provider: string }[] | undefined) ?? []).map((p) => p.provider) : [];
+  const linked = refreshOf?.credentials.oidc
+    ? ((refreshOf.credentials.oidc.config.providers as { provider: string }[] | undefined) ?? []).map((p) => p.provider)
+    : [];
   for (const p of providers(svc)) {
     if (refreshOf && !linked.includes(p.id)) continue;
     const label = providerLabel(p);
@@ -67,7 +79,11 @@ export async function createBrowserLogin(svc: Service, ctx: Ctx): Promise<Reply>
   }
   const cur = currentSession(svc, ctx);
   if (aal === 'aal2' && !cur) {
-    throw new KratosError(401, { id: 'session_aal1_required', reason: 'You can not requested a higher AAL (AAL2/AAL3) without an active session.', message: 'aal2 and aal3 can only be requested if a session exists already' });
+    throw new KratosError(401, {
+      id: 'session_aal1_required',
+      reason: 'You can not requested a higher AAL (AAL2/AAL3) without an active session.',
+      message: 'aal2 and aal3 can only be requested if a session exists already',
+    });
   }
   const refresh = ctx.query.get('refresh') === 'true' && Boolean(cur);
   if (cur && !refresh) {
@@ -124,16 +140,25 @@ export async function submitLogin(svc: Service, ctx: Ctx): Promise<Reply> {
     setUiMessages(f, [msg(4010002)]);
     return formError(svc, ctx, f);
   }
-  const identifier = str(body.identifier) ?? str(body.password_identifier) ?? (f.refresh ? String(f.ui.nodes.find((n) => n.attributes.name === 'identifier')?.attributes.value ?? '') : '');
+  const identifier =
+    str(body.identifier) ??
+    str(body.password_identifier) ??
+    (f.refresh ? String(f.ui.nodes.find((n) => n.attributes.name === 'identifier')?.attributes.value ?? '') : '');
   const password = str(body.password) ?? '';
   if (!f.refresh) setNodeValue(f.ui.nodes, 'identifier', identifier);
   let missing = false;
-  if (!identifier) { addNodeMessage(f.ui.nodes, 'identifier', msg(4000002, { property: 'identifier' })); missing = true; }
-  if (!password) { addNodeMessage(f.ui.nodes, 'password', msg(4000002, { property: 'password' })); missing = true; }
+  if (!identifier) {
+    addNodeMessage(f.ui.nodes, 'identifier', msg(4000002, { property: 'identifier' }));
+    missing = true;
+  }
+  if (!password) {
+    addNodeMessage(f.ui.nodes, 'password', msg(4000002, { property: 'password' }));
+    missing = true;
+  }
   if (missing) return formError(svc, ctx, f);
   const identity = svc.store.findIdentityByIdentifier('password', identifier.normalize('NFKC').trim());
   const hashed = identity?.credentials.password?.config.hashed_password;
-  const ok = typeof hashed === 'string' && await verifyPassword(password, hashed);
+  const ok = typeof hashed === 'string' && (await verifyPassword(password, hashed));
   if (!identity || !ok || (f.refresh && cur && cur.identity.id !== identity.id)) {
     setUiMessages(f, [msg(4000006)]);
     return formError(svc, ctx, f);
@@ -146,7 +171,12 @@ export async function submitLogin(svc: Service, ctx: Ctx): Promise<Reply> {
   f.active = 'password';
   f.state = 'passed_challenge';
   saveFlow(svc, f);
-  const target = returnUrl(svc, f, svc.config.selfservice.flows.login.after.password?.default_browser_return_url, svc.config.selfservice.flows.login.after.default_browser_return_url);
+  const target = returnUrl(
+    svc,
+    f,
+    svc.config.selfservice.flows.login.after.password?.default_browser_return_url,
+    svc.config.selfservice.flows.login.after.default_browser_return_url,
+  );
   if (!ctx.isJSON) return redirect(303, target);
   return json(200, {
     session: serializeSession(svc, session, identity),

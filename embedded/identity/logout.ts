@@ -32,6 +32,10 @@ export async function updateLogout(svc: Service, ctx: Ctx): Promise<Reply> {
   clearSessionCookie(svc, ctx);
   svc.csrf.regenerate(ctx);
   if (ctx.isJSON) return { status: 204 };
-  const target = returnUrl(svc, { request_url: `${svc.publicUrl}/?${rt ? `return_to=${encodeURIComponent(rt)}` : ''}` }, svc.config.selfservice.flows.logout.after.default_browser_return_url);
+  const target = returnUrl(
+    svc,
+    { request_url: `${svc.publicUrl}/?${rt ? `return_to=${encodeURIComponent(rt)}` : ''}` },
+    svc.config.selfservice.flows.logout.after.default_browser_return_url,
+  );
   return redirect(303, target);
 }

@@ -19,7 +19,11 @@ const catalogue: Record<number, Entry> = {
   1010002: ['info', (c) => `Sign in with ${c.provider}`],
   1010003: ['info', 'Please confirm this action by verifying that it is you.'],
   1010013: ['info', 'Continue'],
-  1010016: ['info', (c) => `You tried to sign in with ${JSON.stringify(c.duplicateIdentifier)}, but that email is already used by another account. Sign in to your account with one of the options below to add your account ${JSON.stringify(c.duplicateIdentifier)} at ${JSON.stringify(c.provider)} as another way to sign in.`],
+  1010016: [
+    'info',
+    (c) =>
+      `You tried to sign in with ${JSON.stringify(c.duplicateIdentifier)}, but that email is already used by another account. Sign in to your account with one of the options below to add your account ${JSON.stringify(c.duplicateIdentifier)} at ${JSON.stringify(c.provider)} as another way to sign in.`,
+  ],
   1010018: ['info', (c) => `Confirm with ${c.provider}`],
   1010022: ['info', 'Sign in with password'],
   // registration
@@ -33,9 +37,19 @@ const catalogue: Record<number, Entry> = {
   1050002: ['info', (c) => `Link ${c.provider}`],
   1050003: ['info', (c) => `Unlink ${c.provider}`],
   // recovery
-  1060001: ['success', (c) => `You successfully recovered your account. Please change your password or set up an alternative login method (e.g. social sign in) within the next ${fmt2(c.minutes)} minutes.`],
-  1060002: ['info', 'An email containing a recovery link has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.'],
-  1060003: ['info', 'An email containing a recovery code has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.'],
+  1060001: [
+    'success',
+    (c) =>
+      `You successfully recovered your account. Please change your password or set up an alternative login method (e.g. social sign in) within the next ${fmt2(c.minutes)} minutes.`,
+  ],
+  1060002: [
+    'info',
+    'An email containing a recovery link has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.',
+  ],
+  1060003: [
+    'info',
+    'An email containing a recovery code has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.',
+  ],
   // labels
   1070001: ['info', 'Password'],
   1070002: ['info', (c) => String(c.title)],
@@ -48,9 +62,15 @@ const catalogue: Record<number, Entry> = {
   1070010: ['info', 'Recovery code'],
   1070011: ['info', 'Verification code'],
   // verification
-  1080001: ['info', 'An email containing a verification link has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.'],
+  1080001: [
+    'info',
+    'An email containing a verification link has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.',
+  ],
   1080002: ['success', 'You successfully verified your email address.'],
-  1080003: ['info', 'An email containing a verification code has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.'],
+  1080003: [
+    'info',
+    'An email containing a verification code has been sent to the email address you provided. If you have not received an email, check the spelling of the address and make sure to use the address you registered with.',
+  ],
   // validation
   4000001: ['error', (c) => String(c.reason)],
   4000002: ['error', (c) => `Property ${c.property} is missing.`],

@@ -77,7 +77,10 @@ const isMethod = (n: UiNode) => n.attributes.name === 'method' || n.attributes.n
 
 /** Stable sort by group order, then by key order within groups, `method` submit last in its group. */
 export function sortNodes(nodes: UiNode[], groups: string[], keys: string[]): UiNode[] {
-  const gi = (n: UiNode) => { const i = groups.indexOf(n.group); return i < 0 ? groups.length : i; };
+  const gi = (n: UiNode) => {
+    const i = groups.indexOf(n.group);
+    return i < 0 ? groups.length : i;
+  };
   const ki = (n: UiNode) => {
     if (isMethod(n)) return 10_000;
     const i = keys.indexOf(String(n.attributes.name ?? ''));

@@ -4,7 +4,13 @@ import { argon2, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { msg, type UiText } from './messages.ts';
 
-export interface Argon2Params { memory: number; iterations: number; parallelism: number; key_length: number; salt_length: number }
+export interface Argon2Params {
+  memory: number;
+  iterations: number;
+  parallelism: number;
+  key_length: number;
+  salt_length: number;
+}
 
 const b64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '');
 
@@ -37,7 +43,12 @@ let breached: Set<string> | undefined;
 export function breachedPasswords(): Set<string> {
   if (!breached) {
     const text = readFileSync(new URL('./data/breached-passwords.txt', import.meta.url), 'utf8');
-    breached = new Set(text.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l && !l.startsWith('#')));
+    breached = new Set(
+      text
+        .split('\n')
+        .map((l) => l.replace(/\r$/, ''))
+        .filter((l) => l && !l.startsWith('#')),
+    );
   }
   return breached;
 }
@@ -71,7 +82,12 @@ function longestCommonSubstring(a: string, b: string): number {
   return best;
 }
 
-export interface PolicyConfig { min_password_length: number; max_password_length: number; identifier_similarity_check_enabled: boolean; haveibeenpwned_enabled: boolean }
+export interface PolicyConfig {
+  min_password_length: number;
+  max_password_length: number;
+  identifier_similarity_check_enabled: boolean;
+  haveibeenpwned_enabled: boolean;
+}
 
 /** Kratos DefaultPasswordValidator order: min length, max length, similarity, breaches. */
 export function checkPassword(password: string, identifier: string, c: PolicyConfig): UiText | undefined {

@@ -7,8 +7,18 @@ import { json, redirect, str, type Ctx, type Reply } from './http.ts';
 import { expiredMessage, msg, reasonMessage } from './messages.ts';
 import { csrfNode, input, type UiNode } from './nodes.ts';
 import {
-  checkReturnTo, flowReturnTo, flowUiUrl, isExpired, isReturnToAllowed, loadFlow, newFlow, saveFlow, serializeFlow,
-  setUiMessages, submitFlowId, type Flow,
+  checkReturnTo,
+  flowReturnTo,
+  flowUiUrl,
+  isExpired,
+  isReturnToAllowed,
+  loadFlow,
+  newFlow,
+  saveFlow,
+  serializeFlow,
+  setUiMessages,
+  submitFlowId,
+  type Flow,
 } from './flows.ts';
 import { isEmail, normalizeEmail } from './schema.ts';
 import { nowIso, type Service } from './service.ts';
@@ -17,7 +27,14 @@ import { createSettingsFlowFor } from './settings.ts';
 import type { StoredIdentity } from './store.ts';
 
 type Method = 'code' | 'link';
-interface Secret { code?: string; token?: string; identity_id: string; address: string; expires_at: number; used: boolean }
+interface Secret {
+  code?: string;
+  token?: string;
+  identity_id: string;
+  address: string;
+  expires_at: number;
+  used: boolean;
+}
 
 export function freshRecoveryNodes(method: Method): UiNode[] {
   return [
@@ -65,7 +82,10 @@ export async function createBrowserRecovery(svc: Service, ctx: Ctx): Promise<Rep
 }
 
 function sendRecovery(svc: Service, f: Flow, method: Method, email: string, identity: StoredIdentity | undefined): void {
-  const lifespan = durationMs(method === 'code' ? svc.config.selfservice.methods.code.config.lifespan : svc.config.selfservice.methods.link.config.lifespan, 3600_000);
+  const lifespan = durationMs(
+    method === 'code' ? svc.config.selfservice.methods.code.config.lifespan : svc.config.selfservice.methods.link.config.lifespan,
+    3600_000,
+  );
   const minutes = Math.round(lifespan / 60000);
   if (identity) {
     const secrets = (f.internal.secrets ??= []) as Secret[];
@@ -95,7 +115,14 @@ function sendRecovery(svc: Service, f: Flow, method: Method, email: string, iden
 }
 
 /** Admin: a flow in sent_email holding a code (skips CSRF) or a link token. */
-export function adminRecovery(svc: Service, ctx: Ctx, identity: StoredIdentity, kind: Method, expiresInMs: number, returnTo?: string): { flow: Flow; secret: string; expiresAt: string } {
+export function adminRecovery(
+  svc: Service,
+  ctx: Ctx,
+  identity: StoredIdentity,
+  kind: Method,
+  expiresInMs: number,
+  returnTo?: string,
+): { flow: Flow; secret: string; expiresAt: string } {
   const requestUrl = `${svc.publicUrl}/self-service/recovery/browser${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`;
   const f = newFlow(svc, ctx, 'recovery', kind === 'code' ? sentCodeNodes(undefined) : freshRecoveryNodes('link'), { active: kind, skip_csrf: true });
   f.request_url = requestUrl;
@@ -103,7 +130,9 @@ export function adminRecovery(svc: Service, ctx: Ctx, identity: StoredIdentity, 
   f.state = 'sent_email';
   const address = identity.recovery_addresses[0]?.value ?? '';
   const secret = kind === 'code' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : randomAlnum(32);
-  f.internal.secrets = [{ [kind === 'code' ? 'code' : 'token']: secret, identity_id: identity.id, address, expires_at: svc.clock.now() + expiresInMs, used: false }];
+  f.internal.secrets = [
+    { [kind === 'code' ? 'code' : 'token']: secret, identity_id: identity.id, address, expires_at: svc.clock.now() + expiresInMs, used: false },
+  ];
   saveFlow(svc, f);
   return { flow: f, secret, expiresAt: f.expires_at };
 }
@@ -148,11 +177,17 @@ function recovered(svc: Service, ctx: Ctx, f: Flow, s: Secret, method: string): 
   const sf = createSettingsFlowFor(svc, ctx, identity, `${svc.publicUrl}/self-service/settings/browser${rt ? `?return_to=${encodeURIComponent(rt)}` : ''}`);
   const maxAge = durationMs(svc.config.selfservice.flows.settings.privileged_session_max_age, 3600_000);
   const until = new Date(svc.clock.now() + maxAge);
-  setUiMessages(sf, [msg(1060001, {
-    privilegedSessionExpiresAt: until.toISOString(),
-    privileged_session_expires_at: until.toISOString(),
-    privileged_session_expires_at_unix: Math.floor(until.getTime() / 1000),
-  }, { minutes: maxAge / 60000 })]);
+  setUiMessages(sf, [
+    msg(
+      1060001,
+      {
+        privilegedSessionExpiresAt: until.toISOString(),
+        privileged_session_expires_at: until.toISOString(),
+        privileged_session_expires_at_unix: Math.floor(until.getTime() / 1000),
+      },
+      { minutes: maxAge / 60000 },
+    ),
+  ]);
   saveFlow(svc, sf);
   const target = flowUiUrl(svc, 'settings', sf.id);
   if (!ctx.isJSON) return redirect(303, target);

@@ -4,8 +4,18 @@ import { json, redirect, str, type Ctx, type Reply } from './http.ts';
 import { expiredMessage, msg, type UiText } from './messages.ts';
 import { csrfNode, input, traitNodes, type UiNode } from './nodes.ts';
 import {
-  checkReturnTo, expiredOnSubmit, flowUiUrl, isExpired, loadFlow, newFlow, returnUrl, saveFlow, serializeFlow,
-  setUiMessages, submitFlowId, type Flow,
+  checkReturnTo,
+  expiredOnSubmit,
+  flowUiUrl,
+  isExpired,
+  loadFlow,
+  newFlow,
+  returnUrl,
+  saveFlow,
+  serializeFlow,
+  setUiMessages,
+  submitFlowId,
+  type Flow,
 } from './flows.ts';
 import { newIdentity, passwordIdentifier, publicIdentity, setPasswordCredential } from './identities.ts';
 import { providerLabel } from './login.ts';
@@ -20,7 +30,9 @@ type Layout = 'profile' | 'credential' | 'unified';
 function oidcNodes(svc: Service): UiNode[] {
   const o = svc.config.selfservice.methods.oidc;
   if (!o.enabled) return [];
-  return o.config.providers.map((p) => input('provider', 'submit', 'oidc', { value: p.id, label: msg(1040002, { provider: providerLabel(p), provider_id: p.id }) }));
+  return o.config.providers.map((p) =>
+    input('provider', 'submit', 'oidc', { value: p.id, label: msg(1040002, { provider: providerLabel(p), provider_id: p.id }) }),
+  );
 }
 
 /** Builds the nodes of a layout, in Kratos's order (§5.2/§5.3). */
@@ -179,11 +191,22 @@ export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply>
 
   const hooks = svc.config.selfservice.flows.registration.after.password.hooks.map((h) => h.hook);
   const session = hooks.includes('session') ? issueSession(svc, ctx, identity, 'password') : undefined;
-  const target = returnUrl(svc, f, svc.config.selfservice.flows.registration.after.password.default_browser_return_url, svc.config.selfservice.flows.registration.after.default_browser_return_url);
+  const target = returnUrl(
+    svc,
+    f,
+    svc.config.selfservice.flows.registration.after.password.default_browser_return_url,
+    svc.config.selfservice.flows.registration.after.default_browser_return_url,
+  );
   const continueWith: unknown[] = [];
   let verificationUi: string | undefined;
   if (svc.config.selfservice.flows.verification.enabled) {
-    const flows = startVerificationFor(svc, ctx, identity, identity.verifiable_addresses.filter((a) => !a.verified), f);
+    const flows = startVerificationFor(
+      svc,
+      ctx,
+      identity,
+      identity.verifiable_addresses.filter((a) => !a.verified),
+      f,
+    );
     const firstFlow = flows[0];
     if (firstFlow && hooks.includes('show_verification_ui')) {
       verificationUi = flowUiUrl(svc, 'verification', firstFlow.flow.id);

@@ -33,7 +33,17 @@ async function getFlowError(svc: Service, ctx: Ctx): Promise<Reply> {
   const id = ctx.query.get('id') ?? ctx.query.get('error') ?? '';
   if (id === 'stub:500') {
     const now = nowIso(svc);
-    return json(200, { id: 'stub:500', error: { code: 500, status: 'Internal Server Error', reason: 'This is a stub error.', message: 'An internal server error occurred, please contact the system administrator' }, created_at: now, updated_at: now });
+    return json(200, {
+      id: 'stub:500',
+      error: {
+        code: 500,
+        status: 'Internal Server Error',
+        reason: 'This is a stub error.',
+        message: 'An internal server error occurred, please contact the system administrator',
+      },
+      created_at: now,
+      updated_at: now,
+    });
   }
   const e = svc.store.getError(id);
   if (!e) throw errors.notFound();
@@ -46,7 +56,13 @@ async function schemas(svc: Service): Promise<Reply> {
 
 async function schema(svc: Service, ctx: Ctx): Promise<Reply> {
   const raw = ctx.params.id ?? '';
-  const decoded = (() => { try { return Buffer.from(raw, 'base64url').toString('utf8'); } catch { return ''; } })();
+  const decoded = (() => {
+    try {
+      return Buffer.from(raw, 'base64url').toString('utf8');
+    } catch {
+      return '';
+    }
+  })();
   if (raw !== svc.schema.id && decoded !== svc.schema.id) throw errors.notFound();
   return json(200, svc.schema.raw);
 }
@@ -112,7 +128,11 @@ export const adminRoutes: Route[] = [
 
 export const mailboxRoute: Route = { methods: ['GET'], pattern: '/mailbox', handler: mailbox };
 
-export interface Match { route?: Route; params: Record<string, string>; methodMismatch: boolean }
+export interface Match {
+  route?: Route;
+  params: Record<string, string>;
+  methodMismatch: boolean;
+}
 
 export function match(routes: Route[], method: string, path: string): Match {
   const segs = path.split('/');
@@ -131,7 +151,10 @@ export function match(routes: Route[], method: string, path: string): Match {
           ok = false;
           break;
         }
-        if (!params[p.slice(1)]) { ok = false; break; }
+        if (!params[p.slice(1)]) {
+          ok = false;
+          break;
+        }
       } else if (p !== segs[i]) {
         ok = false;
         break;

@@ -29,7 +29,11 @@ export interface IdentitySchema {
 export function loadSchema(id: string, path?: string): IdentitySchema {
   const file = path ?? new URL('./identity.schema.json', import.meta.url);
   const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  const traits = ((raw.properties as { traits?: unknown } | undefined)?.traits ?? {}) as { properties?: unknown; required?: unknown; additionalProperties?: unknown };
+  const traits = ((raw.properties as { traits?: unknown } | undefined)?.traits ?? {}) as {
+    properties?: unknown;
+    required?: unknown;
+    additionalProperties?: unknown;
+  };
   return {
     id,
     raw,
@@ -39,12 +43,9 @@ export function loadSchema(id: string, path?: string): IdentitySchema {
   };
 }
 
-export const passwordIdentifierTraits = (s: IdentitySchema) =>
-  s.props.filter(([, p]) => p['ory.sh/kratos']?.credentials?.password?.identifier).map(([k]) => k);
-export const verificationTraits = (s: IdentitySchema) =>
-  s.props.filter(([, p]) => p['ory.sh/kratos']?.verification?.via === 'email').map(([k]) => k);
-export const recoveryTraits = (s: IdentitySchema) =>
-  s.props.filter(([, p]) => p['ory.sh/kratos']?.recovery?.via === 'email').map(([k]) => k);
+export const passwordIdentifierTraits = (s: IdentitySchema) => s.props.filter(([, p]) => p['ory.sh/kratos']?.credentials?.password?.identifier).map(([k]) => k);
+export const verificationTraits = (s: IdentitySchema) => s.props.filter(([, p]) => p['ory.sh/kratos']?.verification?.via === 'email').map(([k]) => k);
+export const recoveryTraits = (s: IdentitySchema) => s.props.filter(([, p]) => p['ory.sh/kratos']?.recovery?.via === 'email').map(([k]) => k);
 
 const EMAIL_RE = /^[^\s@"<>()[\]\\,;:]+(?:\.[^\s@"<>()[\]\\,;:]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$|^[^\s@]+@(?:localhost|\[[0-9.]+\])$/i;
 export const isEmail = (v: string): boolean => v.length <= 320 && EMAIL_RE.test(v);
@@ -69,13 +70,19 @@ export interface TraitErrors {
 
 /** Coerces form values to the schema types and drops empty optional strings from forms. */
 export function coerceTraits(schema: IdentitySchema, input: unknown): Record<string, unknown> {
-  const src = (typeof input === 'object' && input !== null && !Array.isArray(input)) ? input as Record<string, unknown> : {};
+  const src = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(src)) {
     const p = schema.props.find(([name]) => name === k)?.[1];
     if (p && typeof v === 'string') {
-      if ((p.type === 'number' || p.type === 'integer') && v.trim() !== '' && !Number.isNaN(Number(v))) { out[k] = Number(v); continue; }
-      if (p.type === 'boolean' && (v === 'true' || v === 'false')) { out[k] = v === 'true'; continue; }
+      if ((p.type === 'number' || p.type === 'integer') && v.trim() !== '' && !Number.isNaN(Number(v))) {
+        out[k] = Number(v);
+        continue;
+      }
+      if (p.type === 'boolean' && (v === 'true' || v === 'false')) {
+        out[k] = v === 'true';
+        continue;
+      }
     }
     out[k] = v;
   }
@@ -84,7 +91,9 @@ export function coerceTraits(schema: IdentitySchema, input: unknown): Record<str
 
 export function validateTraits(schema: IdentitySchema, traits: Record<string, unknown>): TraitErrors | undefined {
   const errs: TraitErrors = { fields: {}, general: [] };
-  const add = (name: string, m: UiText) => { (errs.fields[`traits.${name}`] ??= []).push(m); };
+  const add = (name: string, m: UiText) => {
+    (errs.fields[`traits.${name}`] ??= []).push(m);
+  };
   for (const req of schema.required) {
     if (traits[req] === undefined || traits[req] === null) add(req, msg(4000002, { property: req }));
   }

@@ -62,10 +62,12 @@ export function setSessionCookie(svc: Service, ctx: Ctx, s: StoredSession): void
   const exp = new Date(s.expires_at);
   const persistent = svc.config.session.cookie.persistent !== false;
   ctx.setCookies = ctx.setCookies.filter((c) => !c.startsWith(`${name}=`));
-  ctx.setCookies.push(serializeCookie(name, encodeCookie(svc, s), {
-    ...cookieAttrs(svc),
-    ...(persistent ? { expires: exp, maxAge: Math.max(0, Math.floor((exp.getTime() - svc.clock.now()) / 1000)) } : {}),
-  }));
+  ctx.setCookies.push(
+    serializeCookie(name, encodeCookie(svc, s), {
+      ...cookieAttrs(svc),
+      ...(persistent ? { expires: exp, maxAge: Math.max(0, Math.floor((exp.getTime() - svc.clock.now()) / 1000)) } : {}),
+    }),
+  );
 }
 
 export function clearSessionCookie(svc: Service, ctx: Ctx): void {
@@ -74,11 +76,16 @@ export function clearSessionCookie(svc: Service, ctx: Ctx): void {
   ctx.setCookies.push(serializeCookie(name, '', { ...cookieAttrs(svc), expires: new Date(0), maxAge: 0 }));
 }
 
-export interface Current { session: StoredSession; identity: StoredIdentity }
+export interface Current {
+  session: StoredSession;
+  identity: StoredIdentity;
+}
 
 /** Whether the request carries any session credential at all. */
 export function hasCredentials(svc: Service, ctx: Ctx): boolean {
-  return Boolean(ctx.req.headers['x-session-token'] || ctx.cookies[svc.config.session.cookie.name] || /^bearer /i.test(String(ctx.req.headers.authorization ?? '')));
+  return Boolean(
+    ctx.req.headers['x-session-token'] || ctx.cookies[svc.config.session.cookie.name] || /^bearer /i.test(String(ctx.req.headers.authorization ?? '')),
+  );
 }
 
 export function isSessionActive(svc: Service, s: StoredSession, i: StoredIdentity | undefined): boolean {

@@ -6,8 +6,18 @@ import { json, redirect, serializeCookie, str, type Ctx, type Reply } from './ht
 import { expiredMessage, msg, reasonMessage, type UiText } from './messages.ts';
 import { csrfNode, input, SETTINGS_GROUPS, sortNodes, traitNodes, type UiNode } from './nodes.ts';
 import {
-  checkReturnTo, expiredOnSubmit, flowUiUrl, isExpired, loadFlow, newFlow, returnUrl, saveFlow, serializeFlow,
-  setUiMessages, submitFlowId, type Flow,
+  checkReturnTo,
+  expiredOnSubmit,
+  flowUiUrl,
+  isExpired,
+  loadFlow,
+  newFlow,
+  returnUrl,
+  saveFlow,
+  serializeFlow,
+  setUiMessages,
+  submitFlowId,
+  type Flow,
 } from './flows.ts';
 import { passwordIdentifier, publicIdentity, setPasswordCredential, syncAddresses } from './identities.ts';
 import { providerLabel } from './login.ts';
@@ -134,7 +144,10 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
     throw new KratosError(401, { reason: 'A valid Ory Session Cookie or Ory Session Token is missing.' });
   }
   if (cur.identity.id !== f.identity_id) {
-    throw new KratosError(403, { id: 'security_identity_mismatch', reason: 'The request was made for another identity and has been blocked for security reasons.' });
+    throw new KratosError(403, {
+      id: 'security_identity_mismatch',
+      reason: 'The request was made for another identity and has been blocked for security reasons.',
+    });
   }
   if (isExpired(svc, f)) {
     const nf = createSettingsFlowFor(svc, ctx, cur.identity, f.request_url);
@@ -183,7 +196,8 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
     const probe: StoredIdentity = JSON.parse(JSON.stringify(identity)) as StoredIdentity;
     probe.traits = norm;
     syncAddresses(svc, probe);
-    const addrs = (i: StoredIdentity) => JSON.stringify([i.verifiable_addresses.map((a) => a.value), i.recovery_addresses.map((a) => a.value), i.credentials.password?.identifiers ?? []]);
+    const addrs = (i: StoredIdentity) =>
+      JSON.stringify([i.verifiable_addresses.map((a) => a.value), i.recovery_addresses.map((a) => a.value), i.credentials.password?.identifiers ?? []]);
     if (addrs(probe) !== addrs(identity) && !isPrivileged(svc, cur)) return needsReauth(svc, ctx, f, pending);
     if (identity.credentials.password) {
       const ident = probe.credentials.password!.identifiers[0];
@@ -200,7 +214,12 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
       return formReply(svc, ctx, f);
     }
     if (svc.config.selfservice.flows.verification.enabled) {
-      startVerificationFor(svc, ctx, probe, probe.verifiable_addresses.filter((a) => a.status === 'pending' && !a.verified));
+      startVerificationFor(
+        svc,
+        ctx,
+        probe,
+        probe.verifiable_addresses.filter((a) => a.status === 'pending' && !a.verified),
+      );
     }
     return success(svc, ctx, f, cur, svc.store.getIdentity(identity.id)!);
   }
@@ -209,9 +228,11 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
     f.active = 'password';
     if (!isPrivileged(svc, cur)) return needsReauth(svc, ctx, f, pending);
     const password = str(body.password) ?? '';
-    let pwMsg = password ? checkPassword(password, passwordIdentifier(svc, identity.traits), svc.config.selfservice.methods.password.config) : msg(4000002, { property: 'password' });
+    let pwMsg = password
+      ? checkPassword(password, passwordIdentifier(svc, identity.traits), svc.config.selfservice.methods.password.config)
+      : msg(4000002, { property: 'password' });
     const old = identity.credentials.password?.config.hashed_password;
-    if (!pwMsg && typeof old === 'string' && await verifyPassword(password, old)) pwMsg = msg(4000039);
+    if (!pwMsg && typeof old === 'string' && (await verifyPassword(password, old))) pwMsg = msg(4000039);
     if (pwMsg) {
       f.ui.nodes = settingsNodes(svc, identity, identity.traits, undefined, pwMsg);
       return formReply(svc, ctx, f);

@@ -31,7 +31,13 @@ export interface VerifiableAddress {
   updated_at: string;
 }
 
-export interface RecoveryAddress { id: string; value: string; via: string; created_at: string; updated_at: string }
+export interface RecoveryAddress {
+  id: string;
+  value: string;
+  via: string;
+  created_at: string;
+  updated_at: string;
+}
 
 export interface Credential {
   type: string;
@@ -125,12 +131,14 @@ export class Store {
   }
 
   findIdentityByIdentifier(type: string, identifier: string): StoredIdentity | undefined {
-    const row = this.db.prepare('SELECT identity_id FROM identifiers WHERE type = ? AND identifier = ?').get(type, identifier.toLowerCase()) as { identity_id: string } | undefined;
+    const row = this.db.prepare('SELECT identity_id FROM identifiers WHERE type = ? AND identifier = ?').get(type, identifier.toLowerCase()) as
+      { identity_id: string } | undefined;
     return row ? this.getIdentity(row.identity_id) : undefined;
   }
 
   findIdentityByAnyIdentifier(identifier: string): StoredIdentity | undefined {
-    const row = this.db.prepare('SELECT identity_id FROM identifiers WHERE identifier = ? LIMIT 1').get(identifier.toLowerCase()) as { identity_id: string } | undefined;
+    const row = this.db.prepare('SELECT identity_id FROM identifiers WHERE identifier = ? LIMIT 1').get(identifier.toLowerCase()) as
+      { identity_id: string } | undefined;
     return row ? this.getIdentity(row.identity_id) : undefined;
   }
 
@@ -148,7 +156,9 @@ export class Store {
   }
 
   listIdentities(): StoredIdentity[] {
-    return (this.db.prepare('SELECT data FROM identities ORDER BY created_at, id').all() as { data: string }[]).map((r) => JSON.parse(r.data) as StoredIdentity);
+    return (this.db.prepare('SELECT data FROM identities ORDER BY created_at, id').all() as { data: string }[]).map(
+      (r) => JSON.parse(r.data) as StoredIdentity,
+    );
   }
 
   /** Returns false when a credential identifier is already used by another identity. */
@@ -156,11 +166,13 @@ export class Store {
     return this.tx(() => {
       for (const [type, cred] of Object.entries(identity.credentials)) {
         for (const ident of cred.identifiers) {
-          const row = this.db.prepare('SELECT identity_id FROM identifiers WHERE type = ? AND identifier = ?').get(type, ident.toLowerCase()) as { identity_id: string } | undefined;
+          const row = this.db.prepare('SELECT identity_id FROM identifiers WHERE type = ? AND identifier = ?').get(type, ident.toLowerCase()) as
+            { identity_id: string } | undefined;
           if (row && row.identity_id !== identity.id) return false;
         }
       }
-      this.db.prepare('INSERT INTO identities (id, data, created_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data')
+      this.db
+        .prepare('INSERT INTO identities (id, data, created_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data')
         .run(identity.id, JSON.stringify(identity), identity.created_at);
       this.db.prepare('DELETE FROM identifiers WHERE identity_id = ?').run(identity.id);
       const ins = this.db.prepare('INSERT OR REPLACE INTO identifiers (identifier, type, identity_id) VALUES (?, ?, ?)');
@@ -181,8 +193,13 @@ export class Store {
 
   // --- sessions ---
   saveSession(s: StoredSession): void {
-    this.tx(() => this.db.prepare('INSERT INTO sessions (id, token, logout_token, identity_id, data) VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET token = excluded.token, data = excluded.data')
-      .run(s.id, s.token, s.logout_token, s.identity_id, JSON.stringify(s)));
+    this.tx(() =>
+      this.db
+        .prepare(
+          'INSERT INTO sessions (id, token, logout_token, identity_id, data) VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET token = excluded.token, data = excluded.data',
+        )
+        .run(s.id, s.token, s.logout_token, s.identity_id, JSON.stringify(s)),
+    );
   }
   getSession(id: string): StoredSession | undefined {
     const row = this.db.prepare('SELECT data FROM sessions WHERE id = ?').get(id) as { data: string } | undefined;
@@ -193,9 +210,9 @@ export class Store {
     return row ? (JSON.parse(row.data) as StoredSession) : undefined;
   }
   listSessions(identityId?: string): StoredSession[] {
-    const rows = (identityId
-      ? this.db.prepare('SELECT data FROM sessions WHERE identity_id = ?').all(identityId)
-      : this.db.prepare('SELECT data FROM sessions').all()) as { data: string }[];
+    const rows = (
+      identityId ? this.db.prepare('SELECT data FROM sessions WHERE identity_id = ?').all(identityId) : this.db.prepare('SELECT data FROM sessions').all()
+    ) as { data: string }[];
     return rows.map((r) => JSON.parse(r.data) as StoredSession).sort((a, b) => b.authenticated_at.localeCompare(a.authenticated_at));
   }
   deleteSessionsOf(identityId: string): number {
@@ -204,8 +221,11 @@ export class Store {
 
   // --- flows ---
   saveFlow(kind: string, flow: { id: string }): void {
-    this.tx(() => this.db.prepare('INSERT INTO flows (id, kind, data) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data')
-      .run(flow.id, kind, JSON.stringify(flow)));
+    this.tx(() =>
+      this.db
+        .prepare('INSERT INTO flows (id, kind, data) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data')
+        .run(flow.id, kind, JSON.stringify(flow)),
+    );
   }
   getFlow<T>(kind: string, id: string): T | undefined {
     const row = this.db.prepare('SELECT data FROM flows WHERE id = ? AND kind = ?').get(id, kind) as { data: string } | undefined;
@@ -229,7 +249,9 @@ export class Store {
         this.db.prepare('UPDATE courier_messages SET data = ? WHERE id = ?').run(JSON.stringify(m), m.id);
       } else {
         const next = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM courier_messages').get() as { n: number }).n;
-        this.db.prepare('INSERT INTO courier_messages (id, recipient, seq, data) VALUES (?, ?, ?, ?)').run(m.id, m.recipient.toLowerCase(), next, JSON.stringify(m));
+        this.db
+          .prepare('INSERT INTO courier_messages (id, recipient, seq, data) VALUES (?, ?, ?, ?)')
+          .run(m.id, m.recipient.toLowerCase(), next, JSON.stringify(m));
       }
     });
   }
@@ -239,9 +261,11 @@ export class Store {
   }
   /** Newest first. */
   listMessages(recipient?: string): CourierMessage[] {
-    const rows = (recipient
-      ? this.db.prepare('SELECT data FROM courier_messages WHERE recipient = ? ORDER BY seq DESC').all(recipient.toLowerCase())
-      : this.db.prepare('SELECT data FROM courier_messages ORDER BY seq DESC').all()) as { data: string }[];
+    const rows = (
+      recipient
+        ? this.db.prepare('SELECT data FROM courier_messages WHERE recipient = ? ORDER BY seq DESC').all(recipient.toLowerCase())
+        : this.db.prepare('SELECT data FROM courier_messages ORDER BY seq DESC').all()
+    ) as { data: string }[];
     return rows.map((r) => JSON.parse(r.data) as CourierMessage);
   }
 }

@@ -8,7 +8,11 @@ import { KratosError } from './errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Store } from './store.ts';
 
-interface KeyEntry { kid: string; alg: string; jwk: JWK }
+interface KeyEntry {
+  kid: string;
+  alg: string;
+  jwk: JWK;
+}
 
 export class Tokenizer {
   private keys: KeyEntry[] = [];

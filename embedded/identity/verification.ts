@@ -7,10 +7,7 @@ import { errors, KratosError } from './errors.ts';
 import { json, redirect, str, type Ctx, type Reply } from './http.ts';
 import { expiredMessage, msg, reasonMessage } from './messages.ts';
 import { anchor, csrfNode, input, type UiNode } from './nodes.ts';
-import {
-  checkReturnTo, flowUiUrl, isExpired, loadFlow, newFlow, returnUrl, saveFlow, serializeFlow, setUiMessages,
-  submitFlowId, type Flow,
-} from './flows.ts';
+import { checkReturnTo, flowUiUrl, isExpired, loadFlow, newFlow, returnUrl, saveFlow, serializeFlow, setUiMessages, submitFlowId, type Flow } from './flows.ts';
 import { isEmail, normalizeEmail } from './schema.ts';
 import { nowIso, type Service } from './service.ts';
 import type { StoredIdentity } from './store.ts';
@@ -94,10 +91,24 @@ function sendVerification(svc: Service, f: Flow, method: Method, email: string, 
 }
 
 /** Verification mails after registration/settings (§10.4). */
-export function startVerificationFor(svc: Service, ctx: Ctx, identity: StoredIdentity, addresses: { value: string }[], parent?: Flow): { flow: Flow; address: string }[] {
+export function startVerificationFor(
+  svc: Service,
+  ctx: Ctx,
+  identity: StoredIdentity,
+  addresses: { value: string }[],
+  parent?: Flow,
+): { flow: Flow; address: string }[] {
   const out: { flow: Flow; address: string }[] = [];
   let requestUrl = `${svc.publicUrl}/self-service/verification/browser`;
-  const after = parent ? (() => { try { return new URL(parent.request_url).searchParams.get('after_verification_return_to'); } catch { return null; } })() : null;
+  const after = parent
+    ? (() => {
+        try {
+          return new URL(parent.request_url).searchParams.get('after_verification_return_to');
+        } catch {
+          return null;
+        }
+      })()
+    : null;
   if (after) requestUrl += `?return_to=${encodeURIComponent(after)}`;
   for (const a of addresses) {
     const f = createVerificationFlow(svc, ctx, requestUrl);
@@ -188,7 +199,11 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
       const n = f.ui.nodes.find((x) => x.attributes.name === 'code');
       if (n && f.state === 'sent_email') {
         const a: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(n.attributes)) { if (k === 'value') continue; a[k] = v; if (k === 'type') a.value = code; }
+        for (const [k, v] of Object.entries(n.attributes)) {
+          if (k === 'value') continue;
+          a[k] = v;
+          if (k === 'type') a.value = code;
+        }
         n.attributes = a;
       }
       saveFlow(svc, f);

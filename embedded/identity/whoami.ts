@@ -11,7 +11,10 @@ export async function whoami(svc: Service, ctx: Ctx): Promise<Reply> {
   let tokenized: string | undefined;
   if (template) {
     tokenized = await svc.tokenizer.tokenize(template, {
-      sub: cur.identity.id, sid: cur.session.id, email: cur.identity.traits.email, externalId: cur.identity.external_id,
+      sub: cur.identity.id,
+      sid: cur.session.id,
+      email: cur.identity.traits.email,
+      externalId: cur.identity.external_id,
     });
   }
   // Re-issue the cookie when it carries an older expiry than the session (after an admin extend).
@@ -25,8 +28,13 @@ export async function whoami(svc: Service, ctx: Ctx): Promise<Reply> {
 export async function listMySessions(svc: Service, ctx: Ctx): Promise<Reply> {
   const cur = currentSession(svc, ctx);
   if (!cur) throw errors.unauthorized('No valid session credentials found in the request.');
-  const others = svc.store.listSessions(cur.identity.id).filter((s) => s.id !== cur.session.id && s.active && new Date(s.expires_at).getTime() > svc.clock.now());
-  return json(200, others.map((s) => serializeSession(svc, s, cur.identity)));
+  const others = svc.store
+    .listSessions(cur.identity.id)
+    .filter((s) => s.id !== cur.session.id && s.active && new Date(s.expires_at).getTime() > svc.clock.now());
+  return json(
+    200,
+    others.map((s) => serializeSession(svc, s, cur.identity)),
+  );
 }
 
 export async function disableMyOtherSessions(svc: Service, ctx: Ctx): Promise<Reply> {

@@ -39,7 +39,9 @@ export function codeSubmitLabels(flow: KratosFlow, t: Translate, section: 'recov
 export function withCode(flow: KratosFlow, code: unknown): KratosFlow {
   if (typeof code !== 'string' || !/^[0-9]{4,16}$/.test(code) || flow.state !== 'sent_email') return flow;
   const nodes = flow.ui.nodes.map((node): UiNode =>
-    node.attributes.name === 'code' && node.attributes.type !== 'submit' && !node.attributes.value ? { ...node, attributes: { ...node.attributes, value: code } } : node,
+    node.attributes.name === 'code' && node.attributes.type !== 'submit' && !node.attributes.value
+      ? { ...node, attributes: { ...node.attributes, value: code } }
+      : node,
   );
   return { ...flow, ui: { ...flow.ui, nodes } };
 }

@@ -16,13 +16,7 @@ import type { FlowKind, KratosFlow, UiNode } from '../../core/kratos/types.ts';
 
 const SECRET_FIELDS = new Set(['password', 'csrf_token', 'code', 'totp_code', 'lookup_secret']);
 
-export async function replacementFlow(
-  req: Request,
-  res: Response,
-  kind: FlowKind,
-  outcome: SubmitOutcome,
-  params: CreateFlowParams = {},
-): Promise<LoadedFlow> {
+export async function replacementFlow(req: Request, res: Response, kind: FlowKind, outcome: SubmitOutcome, params: CreateFlowParams = {}): Promise<LoadedFlow> {
   if (outcome.type === 'expired' && outcome.newFlowId) {
     const next = await getFlow(req, res, kind, outcome.newFlowId);
     if (next.ok) return { ok: true, flow: next.data, created: true, restarted: 'expired' };

@@ -195,7 +195,7 @@ async function show<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promise
 
 /** A body that did not parse, or no usable flow id: the form again with the errors where they show. */
 async function refuseBody<Body>(def: FlowScreen<Body>, screen: ScreenRequest, errors: { fieldErrors: Record<string, string[]>; formErrors: string[] }) {
-  const { req, res } = screen;
+  const { req } = screen;
   const loaded = await load(def, screen, req.query.flow);
   if (!loaded.ok) return withoutFlow(def, screen, loaded);
   const shown = def.prepare ? def.prepare(loaded.flow, screen) : loaded.flow;

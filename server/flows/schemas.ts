@@ -115,7 +115,10 @@ export type SignUpBody = z.infer<typeof signUpBody>;
 
 /** Code and link screens (recovery, verification, resend): the fields they share. */
 export const csrfTokenField = csrfToken.describe('The csrf_token node of the flow');
-export const codeField = z.string({ error: 'validation.required' }).trim().regex(/^[0-9]{4,16}$/, 'validation.codeInvalid');
+export const codeField = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .regex(/^[0-9]{4,16}$/, 'validation.codeInvalid');
 export const codeMethodField = z.enum(['code', 'link']).default('code').describe("The flow's method: code (default) or link");
 
 /** Attaches the first issue of `schema` for `value` to the field `path`. */
@@ -174,9 +177,7 @@ export function flattenBody(body: unknown): Record<string, unknown> {
   return out;
 }
 
-export type ParsedBody<T> =
-  | { ok: true; data: T }
-  | { ok: false; fieldErrors: Record<string, string[]>; formErrors: string[] };
+export type ParsedBody<T> = { ok: true; data: T } | { ok: false; fieldErrors: Record<string, string[]>; formErrors: string[] };
 
 export function parseBody<T>(schema: z.ZodType<T>, body: unknown): ParsedBody<T> {
   const result = schema.safeParse(flattenBody(body));
@@ -237,9 +238,7 @@ export const flowStateSchema = z.object({
 
 export const redirectResultSchema = z.object({
   redirect_to: z.string().describe('Where the browser goes next'),
-  session: z
-    .object({ id: z.string(), identity: z.object({ id: z.string(), traits: z.record(z.string(), z.unknown()) }) })
-    .optional(),
+  session: z.object({ id: z.string(), identity: z.object({ id: z.string(), traits: z.record(z.string(), z.unknown()) }) }).optional(),
   verification_flow_id: z.string().optional(),
 });
 

@@ -49,11 +49,14 @@ export const guestOnly: RequestHandler = async (req, res, next) => {
     const { config } = req.app.locals as AppLocals;
     const target = safeReturnTo(req.query.return_to, config) ?? '/';
     if (wantsJson(req)) {
-      return void res.status(400).set('Cache-Control', 'no-store').json({
-        code: 'session_already_available',
-        message: String(req.t('flowError.session_already_available')),
-        meta: { redirect_browser_to: target },
-      });
+      return void res
+        .status(400)
+        .set('Cache-Control', 'no-store')
+        .json({
+          code: 'session_already_available',
+          message: String(req.t('flowError.session_already_available')),
+          meta: { redirect_browser_to: target },
+        });
     }
     respondRedirect(req, res, target);
   } catch (error) {

@@ -29,7 +29,10 @@ import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
 
 const redirectAnswerSchema = z.object({ redirect_to: z.string().describe('Where the browser goes next') }).meta({ id: 'RedirectAnswer' });
 
-export const recoveryBody = codeOrEmailBody({ code: 'Step two: the emailed recovery code', email: 'Step one (and "send a new code"): the account address' }, false);
+export const recoveryBody = codeOrEmailBody(
+  { code: 'Step two: the emailed recovery code', email: 'Step one (and "send a new code"): the account address' },
+  false,
+);
 
 type RecoveryBody = z.infer<typeof recoveryBody>;
 
@@ -83,7 +86,9 @@ export const forgotPasswordScreen: FlowScreen<RecoveryBody> = {
   body: recoveryBody,
   redirectBeforeShow: (screen) => kratosLinkUrl(screen.req, 'recovery', screen.req.query.flow, screen.req.query.token),
   toKratos: (body) =>
-    body.email ? { method: body.method, email: body.email.trim(), csrf_token: body.csrf_token } : { method: 'code', code: body.code?.trim(), csrf_token: body.csrf_token },
+    body.email
+      ? { method: body.method, email: body.email.trim(), csrf_token: body.csrf_token }
+      : { method: 'code', code: body.code?.trim(), csrf_token: body.csrf_token },
   view,
   uniformTiming: (body) => Boolean(body.email),
   onFlow(screen, flow) {
@@ -98,12 +103,19 @@ export const forgotPasswordScreen: FlowScreen<RecoveryBody> = {
   docs: {
     tag: 'recovery',
     query: recoveryQuery,
-    get: { summary: 'Forgot-password form (Kratos recovery flow)', ok: { description: 'The flow: state choose_method (ask for the email) or sent_email (ask for the code)', schema: flowAnswerSchema }, more: SIGNED_IN },
+    get: {
+      summary: 'Forgot-password form (Kratos recovery flow)',
+      ok: { description: 'The flow: state choose_method (ask for the email) or sent_email (ask for the code)', schema: flowAnswerSchema },
+      more: SIGNED_IN,
+    },
     post: {
       summary: 'Send a recovery code (`email`) or check it (`code`)',
       description:
         'The email step answers the same, in about the same time, whether or not the address has an account. A right code opens a session (cookie) and answers `redirect_to` = the reset-password screen.',
-      ok: { description: 'Code sent or wrong code (a flow, messages in `ui.messages`), or recovered (`redirect_to`)', schema: z.union([flowAnswerSchema, redirectAnswerSchema]) },
+      ok: {
+        description: 'Code sent or wrong code (a flow, messages in `ui.messages`), or recovered (`redirect_to`)',
+        schema: z.union([flowAnswerSchema, redirectAnswerSchema]),
+      },
       invalid: 'Invalid email or code format (meta.fields), or Kratos refused the input',
     },
   },

@@ -67,7 +67,11 @@ export const resendVerificationScreen: FlowScreen<ResendBody> = {
       // Sent: the code is entered on the verification screen.
       const to = verificationHref(screen, flow.id);
       if (responseMode(req) !== 'json') respondRedirect(req, res, to);
-      else res.status(200).set('Cache-Control', 'no-store').json({ flow: flowState(flow, verificationHref(screen, flow.id)), continue_to: to });
+      else
+        res
+          .status(200)
+          .set('Cache-Control', 'no-store')
+          .json({ flow: flowState(flow, verificationHref(screen, flow.id)), continue_to: to });
       return true;
     }
     if (flow.id === submittedId && flowHasErrors(flow)) return false; // the form again, with its errors
@@ -82,7 +86,10 @@ export const resendVerificationScreen: FlowScreen<ResendBody> = {
   rateLimit: 'resend',
   docs: {
     tag: 'verification',
-    get: { summary: 'Resend-verification form (a fresh Kratos verification flow)', ok: { description: 'The flow (state choose_method): post the email to `ui.action`', schema: flowAnswerSchema } },
+    get: {
+      summary: 'Resend-verification form (a fresh Kratos verification flow)',
+      ok: { description: 'The flow (state choose_method): post the email to `ui.action`', schema: flowAnswerSchema },
+    },
     post: {
       summary: 'Send a new verification code to an address',
       description:

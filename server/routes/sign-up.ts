@@ -30,7 +30,8 @@ function termsSummary(req: Request): TermsSummary {
   const tree = (key: string) => req.t(key, { ns: 'terms', returnObjects: true }) as unknown;
   const sections = (['termsOfUse', 'privacy'] as const).map((id) => {
     const summary = tree(`${id}.summary`);
-    const items = summary && typeof summary === 'object' ? Object.values(summary as Record<string, unknown>).filter((v): v is string => typeof v === 'string') : [];
+    const items =
+      summary && typeof summary === 'object' ? Object.values(summary as Record<string, unknown>).filter((v): v is string => typeof v === 'string') : [];
     return { id, title: String(req.t(`${id}.title`, { ns: 'terms' })), items };
   });
   return { title: String(req.t('title', { ns: 'terms' })), intro: String(req.t('intro', { ns: 'terms' })), sections };
@@ -85,7 +86,8 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
   view,
   onSuccess(screen, outcome, body) {
     const verification = outcome.data.continue_with?.find((item) => item.action === 'show_verification_ui' && item.flow?.id)?.flow?.id;
-    if (verification) return respondRedirect(screen.req, screen.res, screen.link(ROUTES.verification, { flow: verification }), { verification_flow_id: verification });
+    if (verification)
+      return respondRedirect(screen.req, screen.res, screen.link(ROUTES.verification, { flow: verification }), { verification_flow_id: verification });
     // No verification step configured: the account can sign in straight away.
     respondRedirect(screen.req, screen.res, screen.link(ROUTES.signIn, { email: body['traits.email']?.trim() }));
   },
@@ -94,11 +96,18 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
   rateLimit: 'sign-up',
   docs: {
     tag: 'sign-up',
-    get: { summary: 'Sign-up form (Kratos registration flow)', ok: { description: 'The registration flow; post `ui.action` with its csrf_token', schema: flowStateResultSchema }, more: SIGNED_IN },
+    get: {
+      summary: 'Sign-up form (Kratos registration flow)',
+      ok: { description: 'The registration flow; post `ui.action` with its csrf_token', schema: flowStateResultSchema },
+      more: SIGNED_IN,
+    },
     post: {
       summary: 'Sign up: profile step (`method=profile`), credential step (`method=password`) or social (`provider`)',
       description: 'A two-step registration answers the first step with the next state of the flow (200 in JSON, 303 back to the form in HTML).',
-      ok: { description: 'Signed up: `redirect_to` is the verification screen; or the next step as `{ flow }`', schema: redirectResultSchema.or(flowStateResultSchema) },
+      ok: {
+        description: 'Signed up: `redirect_to` is the verification screen; or the next step as `{ flow }`',
+        schema: redirectResultSchema.or(flowStateResultSchema),
+      },
       invalid: 'Validation error (code validation_error, email_exists, similarity_password, leaked_password, …)',
       more: { 422: errorResponse('Social sign-up: code browser_location_change_required, meta.redirect_browser_to') },
     },

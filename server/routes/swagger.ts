@@ -25,8 +25,7 @@ function allowStyleAttributes(res: Response): void {
   if (typeof policy === 'string') res.setHeader('Content-Security-Policy', `${policy};style-src-attr 'unsafe-inline'`);
 }
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function uiPage(req: Request, res: Response): string {
   const nonce = escapeHtml(String(res.locals.cspNonce ?? ''));

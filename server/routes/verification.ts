@@ -48,7 +48,12 @@ async function view(screen: ScreenRequest, state: ScreenState) {
   const flow = state.flow;
   const next = await continueTo(screen, state);
   const signInHref = screen.link(ROUTES.signIn);
-  const form: VerificationFormProps = { ...state.form, values: { email: query.prefillEmail }, submitLabels: codeSubmitLabels(flow, t, 'verification'), signInHref };
+  const form: VerificationFormProps = {
+    ...state.form,
+    values: { email: query.prefillEmail },
+    submitLabels: codeSubmitLabels(flow, t, 'verification'),
+    signInHref,
+  };
   return {
     title: t('verification.title'),
     page: () =>
@@ -74,7 +79,9 @@ export const verificationScreen: FlowScreen<VerificationBody> = {
   redirectBeforeShow: (screen) => kratosLinkUrl(screen.req, 'verification', screen.req.query.flow, screen.req.query.token),
   prepare: (flow, screen) => withCode(flow, screen.req.query.code),
   toKratos: (body) =>
-    body.code ? { method: 'code', code: body.code.trim(), csrf_token: body.csrf_token } : { method: body.method, email: body.email?.trim(), csrf_token: body.csrf_token },
+    body.code
+      ? { method: 'code', code: body.code.trim(), csrf_token: body.csrf_token }
+      : { method: body.method, email: body.email?.trim(), csrf_token: body.csrf_token },
   view,
   // Kratos answers a verified code with the flow (state passed_challenge); a plain 200 is shown the same way.
   onSuccess: (screen) => respondRedirect(screen.req, screen.res, screen.action(String(screen.req.query.flow))),
@@ -88,7 +95,7 @@ export const verificationScreen: FlowScreen<VerificationBody> = {
     query: verificationQuery,
     get: {
       summary: 'Email verification form (Kratos verification flow)',
-      description: '`flow` with an emailed link\'s `token` (link method) answers 303 to Kratos, which checks it and comes back.',
+      description: "`flow` with an emailed link's `token` (link method) answers 303 to Kratos, which checks it and comes back.",
       ok: { description: 'The flow: state choose_method, sent_email or passed_challenge', schema: flowAnswerSchema },
     },
     post: {

@@ -4,12 +4,7 @@ import helmet from 'helmet';
 import type { Config } from '../config.ts';
 
 // Social providers our pages may be redirected to after a form post (form-action covers redirects).
-const SOCIAL_PROVIDER_ORIGINS = [
-  'https://accounts.google.com',
-  'https://login.microsoftonline.com',
-  'https://www.dropbox.com',
-  'https://appleid.apple.com',
-];
+const SOCIAL_PROVIDER_ORIGINS = ['https://accounts.google.com', 'https://login.microsoftonline.com', 'https://www.dropbox.com', 'https://appleid.apple.com'];
 
 const NONCE_BYTES = 16;
 const NONCES_PER_FILL = 256;
@@ -42,11 +37,7 @@ export const cspNonce: RequestHandler = (_req, res, next) => {
  * provider and the social providers Kratos redirects to.
  */
 export function formActionSources(config: Config): string[] {
-  const origins = new Set<string>([
-    new URL(config.kratosBrowserUrl).origin,
-    ...config.allowedReturnUrls.map((url) => url.origin),
-    ...SOCIAL_PROVIDER_ORIGINS,
-  ]);
+  const origins = new Set<string>([new URL(config.kratosBrowserUrl).origin, ...config.allowedReturnUrls.map((url) => url.origin), ...SOCIAL_PROVIDER_ORIGINS]);
   if (config.HYDRA_PUBLIC_URL) origins.add(new URL(config.HYDRA_PUBLIC_URL).origin);
   if (config.DOCUMENT_APP_URL) origins.add(new URL(config.DOCUMENT_APP_URL).origin);
   return ["'self'", ...origins];

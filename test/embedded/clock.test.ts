@@ -30,11 +30,27 @@ describe('embedded stand-ins on a test clock', () => {
 
   it('token and session expire when the clock is advanced, not before', async () => {
     const api = sdk(identity.publicUrl, identity.adminUrl);
-    await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'clock@example.com' }, credentials: { password: { config: { password: 'time travel phrase' } } } } }));
+    await call(
+      undefined,
+      api.identity.createIdentity({
+        createIdentityBody: {
+          schema_id: 'default',
+          traits: { email: 'clock@example.com' },
+          credentials: { password: { config: { password: 'time travel phrase' } } },
+        },
+      }),
+    );
     const jar = new CookieJar();
     const flow = await call(jar, api.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
     expect(flow.data.issued_at).toBe('2030-01-01T00:00:00.000Z');
-    await call(jar, api.frontend.updateLoginFlow({ flow: flow.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: 'clock@example.com', password: 'time travel phrase', csrf_token: csrfOf(flow.data) } }));
+    await call(
+      jar,
+      api.frontend.updateLoginFlow({
+        flow: flow.data.id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: 'clock@example.com', password: 'time travel phrase', csrf_token: csrfOf(flow.data) },
+      }),
+    );
     const tokenize = async () => (await call(jar, api.frontend.toSession({ cookie: jar.header(), tokenizeAs: 'authorization' }))).data.tokenized as string;
     const currentUser = (token: string) => fetch(`${backend.url}/api/user/get-current-user`, { headers: { authorization: `Bearer ${token}` } });
 

@@ -52,11 +52,7 @@ export function testConfig(assetsDir: string, env: Record<string, string> = {}) 
   });
 }
 
-export async function testApp(
-  assetsDir: string,
-  env: Record<string, string> = {},
-  logger: Logger = createLogger('silent'),
-): Promise<Express> {
+export async function testApp(assetsDir: string, env: Record<string, string> = {}, logger: Logger = createLogger('silent')): Promise<Express> {
   return createApp(testConfig(assetsDir, env), logger);
 }
 
@@ -104,12 +100,7 @@ export function startServer(serverJs: string, env: Record<string, string>, cwd =
 export const PATH_WITH_THIS_NODE = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
 
 /** Starts any command that ends up running the app, and waits for its "accounts listening" line. */
-export function startProcess(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd = REPO,
-): Promise<RunningServer> {
+export function startProcess(command: string, args: string[], env: Record<string, string>, cwd = REPO): Promise<RunningServer> {
   const child = spawn(command, args, {
     cwd,
     env: { PATH: PATH_WITH_THIS_NODE, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },

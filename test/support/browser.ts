@@ -57,10 +57,7 @@ const REPORT_CSP = `addEventListener('securitypolicyviolation', (e) => console.e
 export type WatchedPage = { context: BrowserContext; page: Page; problems: string[] };
 
 /** A fresh context (own cookies and storage) and page, with JavaScript on or off, watched for problems. */
-export async function openWatchedPage(
-  browser: Browser,
-  options: { javaScriptEnabled: boolean; locale?: string },
-): Promise<WatchedPage> {
+export async function openWatchedPage(browser: Browser, options: { javaScriptEnabled: boolean; locale?: string }): Promise<WatchedPage> {
   const { context, problems, watch } = await newContext(browser, options);
   await context.addInitScript(REPORT_CSP);
   const page = await context.newPage();

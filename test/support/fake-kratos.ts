@@ -19,11 +19,20 @@ type Scripted = { status: number; body: unknown; setCookie?: string[] };
 export const SCRIPT: Record<string, () => Scripted> = {
   'unverified@example.com': () => ({ status: 400, body: fixture('login-unverified') }),
   'limited@example.com': () => ({ status: 429, body: { error: { code: 429, status: 'Too Many Requests', message: 'rate limit exceeded' } } }),
-  'boom@example.com': () => ({ status: 500, body: { error: { code: 500, status: 'Internal Server Error', reason: 'database is down', message: 'An internal server error occurred' } } }),
+  'boom@example.com': () => ({
+    status: 500,
+    body: { error: { code: 500, status: 'Internal Server Error', reason: 'database is down', message: 'An internal server error occurred' } },
+  }),
   'provider:google': () => ({
     status: 422,
     body: {
-      error: { id: 'browser_location_change_required', code: 422, status: 'Unprocessable Entity', reason: `In order to complete this flow please redirect the browser to: ${GOOGLE_AUTHORIZE}`, message: 'browser location change required' },
+      error: {
+        id: 'browser_location_change_required',
+        code: 422,
+        status: 'Unprocessable Entity',
+        reason: `In order to complete this flow please redirect the browser to: ${GOOGLE_AUTHORIZE}`,
+        message: 'browser location change required',
+      },
       redirect_browser_to: GOOGLE_AUTHORIZE,
     },
     setCookie: ['ory_kratos_continuity=opaque; Path=/; Domain=kratos.example; Max-Age=600; HttpOnly; SameSite=Lax'],
@@ -61,7 +70,8 @@ export async function startFakeKratos(): Promise<{ url: string; close(): Promise
       if (scripted) return send(res, scripted());
       return send(res, { status: 400, body: fixture('login-wrong-password') });
     }
-    if (url.pathname === '/sessions/whoami') return send(res, { status: 401, body: { error: { code: 401, status: 'Unauthorized', message: 'The request could not be authorized' } } });
+    if (url.pathname === '/sessions/whoami')
+      return send(res, { status: 401, body: { error: { code: 401, status: 'Unauthorized', message: 'The request could not be authorized' } } });
     send(res, { status: 404, body: { error: { code: 404, status: 'Not Found', message: 'Unable to locate the resource' } } });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -63,7 +63,10 @@ export async function createIdentity(adminUrl: string, options: IdentityOptions 
 }
 
 /** The identity whose e-mail identifier is `email`, through the admin API; undefined when there is none. */
-export async function findIdentity(adminUrl: string, email: string): Promise<{ id: string; state: string; verifiable_addresses?: { value: string; verified: boolean }[] } | undefined> {
+export async function findIdentity(
+  adminUrl: string,
+  email: string,
+): Promise<{ id: string; state: string; verifiable_addresses?: { value: string; verified: boolean }[] } | undefined> {
   const response = await fetch(`${adminUrl}/admin/identities?credentials_identifier=${encodeURIComponent(email)}`, { headers: { accept: 'application/json' } });
   if (response.status !== 200) throw new Error(`findIdentity: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string; state: string }[])[0];
@@ -167,7 +170,8 @@ async function signUpThroughFlow(browser: Browser, email: string, name: string, 
   const nextCsrf = hiddenValue(credentials.text, 'csrf_token');
   if (!next || !nextCsrf) throw new Error(`no credential step (status ${credentials.status})`);
   const done = await browser.post(next, { csrf_token: nextCsrf, 'traits.email': email, 'traits.name': name, password, method: 'password', terms: 'on' });
-  if (done.status !== 303 || !done.location?.startsWith('/sign-up/verification')) throw new Error(`sign-up: ${done.status} ${done.location ?? done.text.slice(0, 200)}`);
+  if (done.status !== 303 || !done.location?.startsWith('/sign-up/verification'))
+    throw new Error(`sign-up: ${done.status} ${done.location ?? done.text.slice(0, 200)}`);
   return done;
 }
 
@@ -177,7 +181,10 @@ export type Identities = {
   /** An identity through the admin API: verified, named 'Ada', with STRONG_PASSWORD unless told otherwise. */
   create(options?: IdentityOptions): Promise<TestIdentity>;
   /** An identity through the real sign-up flow of the app (unverified, as the flow leaves it; `verify` completes verification with the mailed code). */
-  signUp(appUrl: string, options?: Omit<IdentityOptions, 'verified' | 'password'> & { password?: string; verify?: boolean; browser?: Browser }): Promise<TestIdentity & { browser: Browser }>;
+  signUp(
+    appUrl: string,
+    options?: Omit<IdentityOptions, 'verified' | 'password'> & { password?: string; verify?: boolean; browser?: Browser },
+  ): Promise<TestIdentity & { browser: Browser }>;
   /** An identity (as create) and an HTTP browser signed in as it. */
   signedIn(appUrl: string, options?: IdentityOptions): Promise<TestIdentity & { browser: Browser }>;
   /** Marks an identity made some other way (e.g. by the flow under test) for deletion too. */

@@ -33,7 +33,11 @@ export class Browser {
     }
   }
 
-  async request(method: string, path: string, options: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async request(
+    method: string,
+    path: string,
+    options: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { accept: 'text/html', ...options.headers };
     const cookie = this.cookieHeader();
     if (cookie) headers.cookie = cookie;
@@ -79,7 +83,13 @@ export class Browser {
 }
 
 const decode = (value: string) =>
-  value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  value
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 /** The `value` of the hidden input `name` in the HTML. */
 export function hiddenValue(html: string, name: string): string | undefined {

@@ -43,8 +43,7 @@ export function openApiContract(document: Document): Contract {
   };
   const operation = (method: string, path: string) => {
     const op = document.paths[path]?.[method.toLowerCase()] as
-      | { responses: Record<string, { content?: Record<string, unknown> }>; requestBody?: { content: Record<string, unknown> } }
-      | undefined;
+      { responses: Record<string, { content?: Record<string, unknown> }>; requestBody?: { content: Record<string, unknown> } } | undefined;
     if (!op) throw new Error(`${method} ${path} is not documented`);
     return op;
   };

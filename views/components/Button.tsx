@@ -37,13 +37,7 @@ export function Button(props: ButtonProps) {
     // A disabled link has no href: it cannot be followed, with or without JavaScript.
     const inactive = disabled || loading;
     return (
-      <a
-        {...anchor}
-        className={classes}
-        href={inactive ? undefined : href}
-        aria-disabled={inactive ? true : undefined}
-        aria-busy={loading ? true : undefined}
-      >
+      <a {...anchor} className={classes} href={inactive ? undefined : href} aria-disabled={inactive ? true : undefined} aria-busy={loading ? true : undefined}>
         {content}
       </a>
     );

@@ -32,15 +32,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   const { id, processing = false } = props;
   const cancelHref = props.cancelHref ?? url.split('?')[0] ?? '/';
   return (
-    <Dialog
-      id={id}
-      title={props.title}
-      icon={props.icon}
-      width={props.width ?? 'SM'}
-      open={props.open}
-      processing={processing}
-      closeHref={cancelHref}
-    >
+    <Dialog id={id} title={props.title} icon={props.icon} width={props.width ?? 'SM'} open={props.open} processing={processing} closeHref={cancelHref}>
       <form className="dialog__form" id={`${id}-form`} method="post" action={props.formAction} data-enhance="">
         {csrfToken ? <input type="hidden" name="_csrf" value={csrfToken} /> : null}
         {Object.entries(props.fields ?? {}).map(([name, value]) => (

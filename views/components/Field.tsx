@@ -29,19 +29,7 @@ export function showsClearButton(props: Pick<FieldProps, 'clearable' | 'readOnly
 /** Label, input, hint and error shared by TextInput and PasswordInput. */
 export function Field(props: FieldProps & { trailing?: ReactNode; island?: string; inputClassName?: string }) {
   const t = useT();
-  const {
-    id,
-    label,
-    type = 'text',
-    error,
-    hint,
-    clearable,
-    className,
-    trailing,
-    island,
-    inputClassName,
-    ...input
-  } = props;
+  const { id, label, type = 'text', error, hint, clearable, className, trailing, island, inputClassName, ...input } = props;
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const describedBy = cx(error ? errorId : undefined, hint ? hintId : undefined) || undefined;
@@ -51,11 +39,7 @@ export function Field(props: FieldProps & { trailing?: ReactNode; island?: strin
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      <div
-        className="field__control"
-        data-clearable={canClear ? '' : undefined}
-        data-clear-label={canClear ? t('ui.clear') : undefined}
-      >
+      <div className="field__control" data-clearable={canClear ? '' : undefined} data-clear-label={canClear ? t('ui.clear') : undefined}>
         <input
           {...input}
           id={id}

@@ -14,14 +14,7 @@ export function ThemeSwitcher(props: { className?: string; id?: string }) {
       <legend className="theme-switcher__legend">{t('ui.theme.label')}</legend>
       {THEMES.map((theme) => (
         <span className="theme-switcher__option" key={theme}>
-          <input
-            type="radio"
-            className="theme-switcher__input"
-            id={`${id}-${theme}`}
-            name="theme"
-            value={theme}
-            defaultChecked={theme === 'light'}
-          />
+          <input type="radio" className="theme-switcher__input" id={`${id}-${theme}`} name="theme" value={theme} defaultChecked={theme === 'light'} />
           <label htmlFor={`${id}-${theme}`}>{t(`ui.theme.${theme}`)}</label>
         </span>
       ))}

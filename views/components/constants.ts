@@ -1,15 +1,6 @@
 // Spec §2 vocabulary and §9 constants, shared by components, the stylesheet's tests and the islands.
 
-export const BUTTON_VARIANTS = [
-  'PRIMARY',
-  'PRIMARY_DARK',
-  'SECONDARY',
-  'SECONDARY_DARK',
-  'TERTIARY',
-  'HYPERLINK',
-  'PRIMARY_DIM',
-  'GHOST',
-] as const;
+export const BUTTON_VARIANTS = ['PRIMARY', 'PRIMARY_DARK', 'SECONDARY', 'SECONDARY_DARK', 'TERTIARY', 'HYPERLINK', 'PRIMARY_DIM', 'GHOST'] as const;
 export type ButtonVariant = (typeof BUTTON_VARIANTS)[number];
 
 /** Button heights in px. */

@@ -8,7 +8,6 @@ import { PasswordInput } from '../components/PasswordInput.tsx';
 import { TextInput } from '../components/TextInput.tsx';
 import { useT, useView } from '../context.ts';
 
-
 export type InvitationFormProps = {
   token: string;
   email: string;
@@ -37,7 +36,15 @@ export function InvitationForm(props: InvitationFormProps) {
           {props.signInHref ? <a href={props.signInHref}>{t('invitation.signIn')}</a> : null}
         </Alert>
       ) : null}
-      <TextInput id="invitation-email" name="" label={t('authPage.email')} type="email" defaultValue={props.email} readOnly hint={t('invitation.emailLocked')} />
+      <TextInput
+        id="invitation-email"
+        name=""
+        label={t('authPage.email')}
+        type="email"
+        defaultValue={props.email}
+        readOnly
+        hint={t('invitation.emailLocked')}
+      />
       <TextInput
         id="invitation-name"
         name="name"

@@ -4,7 +4,6 @@ import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { useView } from '../context.ts';
 import { useCachedT } from '../components/flow/labels.ts';
 
-
 /**
  * GET /logout: signing out changes state, so it only happens on a POST carrying our CSRF token (a link
  * or image on another site cannot sign anyone out). The form is marked `data-auto-submit` so the form

@@ -3,7 +3,6 @@ import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { useT } from '../context.ts';
 
-
 export type ResendFormProps = Omit<FlowFormProps, 'id'>;
 
 /** The fragment the form island swaps: the form only. */

@@ -8,7 +8,6 @@ import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { useView } from '../context.ts';
 import { useCachedT } from '../components/flow/labels.ts';
 
-
 export type LastAccount = { email: string; name?: string };
 
 export type SignInPageProps = {

@@ -4,7 +4,6 @@ import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { Checkbox } from '../components/Checkbox.tsx';
 import { useCachedT } from '../components/flow/labels.ts';
 
-
 /** The terms summary from the `terms` namespace, already translated by the route. */
 export type TermsSummary = {
   title: string;

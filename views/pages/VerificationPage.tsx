@@ -6,7 +6,6 @@ import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { useT } from '../context.ts';
 
-
 /** Kratos 4070001: the link or code was used already — for our users, "already verified" (spec §8). */
 const ALREADY_VERIFIED = 4070001;
 
@@ -65,8 +64,8 @@ export function VerificationPage(props: VerificationPageProps) {
       ? props.method === 'link'
         ? t('verification.subtitleLinkSent')
         : props.email
-        ? t('verification.subtitleSentTo', { email: props.email })
-        : t('verification.subtitleSent')
+          ? t('verification.subtitleSentTo', { email: props.email })
+          : t('verification.subtitleSent')
       : t('verification.subtitleEmail');
   return (
     <AuthCard

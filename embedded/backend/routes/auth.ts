@@ -24,7 +24,7 @@ export function authRoutes({ o, accounts, access }: RouteContext): Route[] {
         tag: 'auth',
         summary: 'Send a password recovery link',
         description:
-          'No token. Looks the email up through the identity admin API (GET /admin/identities?credentials_identifier=); when an active identity exists, creates a recovery link valid 5 minutes (POST /admin/recovery/link, expires_in 5m) and records it in the stand-in\'s outbox (GET /api/admin/outbox). Always answers 202 for a well-formed email, known or not.',
+          "No token. Looks the email up through the identity admin API (GET /admin/identities?credentials_identifier=); when an active identity exists, creates a recovery link valid 5 minutes (POST /admin/recovery/link, expires_in 5m) and records it in the stand-in's outbox (GET /api/admin/outbox). Always answers 202 for a well-formed email, known or not.",
         body: { schema: forgotPasswordBody, required: true },
         responses: { 202: { description: 'Accepted', schema: okSchema }, 400: INVALID_BODY, 502: IDENTITY_FAILING },
       },
@@ -178,7 +178,11 @@ export function authRoutes({ o, accounts, access }: RouteContext): Route[] {
         description:
           "With a bearer token: clears that user's last access account. Without one: clears it for the accounts with the given email (always 200, nothing revealed). A bearer token that is present but invalid is still a 401.",
         body: { schema: forgetLastAccessBody, required: false },
-        responses: { 200: { description: 'Forgotten', schema: okSchema }, 400: errorDoc('Neither a token nor an email (code: invalid_json, invalid_body)'), ...BEARER_ERRORS },
+        responses: {
+          200: { description: 'Forgotten', schema: okSchema },
+          400: errorDoc('Neither a token nor an email (code: invalid_json, invalid_body)'),
+          ...BEARER_ERRORS,
+        },
       },
       async handler(req) {
         const now = o.clock.now();

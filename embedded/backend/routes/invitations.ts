@@ -13,7 +13,12 @@ const signUpInvitationBody = z.object({
 });
 const createInvitationBody = z.object({
   email,
-  expiresInSeconds: z.number().int().min(60).max(30 * 24 * 3600).optional(),
+  expiresInSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .optional(),
   invitedBy: z.string().trim().max(255).optional(),
 });
 

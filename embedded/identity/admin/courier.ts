@@ -27,4 +27,3 @@ export async function getCourierMessage(svc: Service, ctx: Ctx): Promise<Reply> 
   if (!m) throw errors.notFound();
   return json(200, m);
 }
-

@@ -10,7 +10,18 @@ import type { StoredIdentity } from '../store.ts';
 import { includeList, loadIdentity, objectBody } from './request.ts';
 
 /** The members a create or update body may have (Kratos refuses others). */
-const CREATE_KEYS = ['schema_id', 'traits', 'state', 'metadata_public', 'metadata_admin', 'verifiable_addresses', 'recovery_addresses', 'external_id', 'organization_id', 'credentials'];
+const CREATE_KEYS = [
+  'schema_id',
+  'traits',
+  'state',
+  'metadata_public',
+  'metadata_admin',
+  'verifiable_addresses',
+  'recovery_addresses',
+  'external_id',
+  'organization_id',
+  'credentials',
+];
 
 function traitError(svc: Service, traits: Record<string, unknown>): void {
   const e = validateTraits(svc.schema, traits);
@@ -32,7 +43,8 @@ export async function applyBody(svc: Service, i: StoredIdentity, body: Record<st
   const newState = (body.state as 'active' | 'inactive' | undefined) ?? 'active';
   if (newState !== i.state) i.state_changed_at = nowIso(svc);
   i.state = newState;
-  if (typeof body.traits !== 'object' || body.traits === null || Array.isArray(body.traits)) throw errors.badRequest('The identity traits must be a JSON object.');
+  if (typeof body.traits !== 'object' || body.traits === null || Array.isArray(body.traits))
+    throw errors.badRequest('The identity traits must be a JSON object.');
   const traits = coerceTraits(svc.schema, body.traits);
   traitError(svc, traits);
   i.traits = normalizeTraits(svc.schema, traits);
@@ -50,9 +62,22 @@ export async function applyBody(svc: Service, i: StoredIdentity, body: Record<st
   if (Array.isArray(providers)) {
     const ps = (providers as { provider?: unknown; subject?: unknown }[])
       .filter((p) => typeof p.provider === 'string' && typeof p.subject === 'string')
-      .map((p) => ({ subject: p.subject as string, provider: p.provider as string, initial_id_token: '', initial_access_token: '', initial_refresh_token: '' }));
+      .map((p) => ({
+        subject: p.subject as string,
+        provider: p.provider as string,
+        initial_id_token: '',
+        initial_access_token: '',
+        initial_refresh_token: '',
+      }));
     const now = nowIso(svc);
-    i.credentials.oidc = { type: 'oidc', identifiers: ps.map((p) => `${p.provider}:${p.subject}`), config: { providers: ps }, version: 0, created_at: i.credentials.oidc?.created_at ?? now, updated_at: now };
+    i.credentials.oidc = {
+      type: 'oidc',
+      identifiers: ps.map((p) => `${p.provider}:${p.subject}`),
+      config: { providers: ps },
+      version: 0,
+      created_at: i.credentials.oidc?.created_at ?? now,
+      updated_at: now,
+    };
   }
   syncAddresses(svc, i);
   if (Array.isArray(body.verifiable_addresses)) {
@@ -86,7 +111,10 @@ export async function listIdentities(svc: Service, ctx: Ctx): Promise<Reply> {
   } else if (q.has('ids')) {
     const ids = q.getAll('ids');
     if (ids.length > 500) throw errors.badRequest('The ids filter accepts at most 500 ids.');
-    list = ids.filter(isUuid).map((id) => svc.store.getIdentity(id)).filter((i): i is StoredIdentity => Boolean(i));
+    list = ids
+      .filter(isUuid)
+      .map((id) => svc.store.getIdentity(id))
+      .filter((i): i is StoredIdentity => Boolean(i));
   } else if (q.has('organization_id')) {
     list = [];
   } else {
@@ -109,7 +137,11 @@ export async function listIdentities(svc: Service, ctx: Ctx): Promise<Reply> {
   const next = list[start + pageSize];
   if (next) link += `,<${base}&page_token=${next.id}>; rel="next"`;
   headers.Link = link;
-  return json(200, page.map((i) => adminIdentity(svc, i, include)), headers);
+  return json(
+    200,
+    page.map((i) => adminIdentity(svc, i, include)),
+    headers,
+  );
 }
 
 export async function getIdentity(svc: Service, ctx: Ctx): Promise<Reply> {
@@ -179,4 +211,3 @@ export async function deleteCredentials(svc: Service, ctx: Ctx): Promise<Reply> 
   svc.store.saveIdentity(i);
   return { status: 204 };
 }
-

@@ -12,7 +12,12 @@ const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
 
 function pointerSegments(path: unknown): string[] {
   if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) throw errors.badRequest(`Invalid JSON pointer "${String(path)}".`);
-  return path === '' ? [] : path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path === ''
+    ? []
+    : path
+        .slice(1)
+        .split('/')
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** Checks what the library leaves to us: the operations' shape and the paths Kratos refuses to patch. */
@@ -46,9 +51,14 @@ export async function patchIdentity(svc: Service, ctx: Ctx): Promise<Reply> {
   const i = loadIdentity(svc, ctx.params.id);
   const ops = await readJsonAny(ctx.req);
   const doc: Record<string, unknown> = {
-    schema_id: i.schema_id, state: i.state, traits: structuredClone(i.traits), metadata_public: i.metadata_public ?? null,
-    metadata_admin: i.metadata_admin ?? null, external_id: i.external_id,
-    verifiable_addresses: structuredClone(i.verifiable_addresses), recovery_addresses: structuredClone(i.recovery_addresses),
+    schema_id: i.schema_id,
+    state: i.state,
+    traits: structuredClone(i.traits),
+    metadata_public: i.metadata_public ?? null,
+    metadata_admin: i.metadata_admin ?? null,
+    external_id: i.external_id,
+    verifiable_addresses: structuredClone(i.verifiable_addresses),
+    recovery_addresses: structuredClone(i.recovery_addresses),
   };
   applyJsonPatch(doc, ops);
   const body: Record<string, unknown> = { ...doc };
@@ -58,4 +68,3 @@ export async function patchIdentity(svc: Service, ctx: Ctx): Promise<Reply> {
   if (!svc.store.saveIdentity(i)) throw errors.conflict('This identity conflicts with another identity that already exists.');
   return json(200, adminIdentity(svc, i));
 }
-

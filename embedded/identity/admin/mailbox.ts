@@ -11,7 +11,12 @@ const linkify = (s: string) => esc(s).replace(/(https?:\/\/[^\s<]+)/g, '<a href=
 export async function mailbox(svc: Service, ctx: Ctx): Promise<Reply> {
   const to = ctx.query.get('to') ?? undefined;
   const list: CourierMessage[] = svc.store.listMessages(to).slice(0, 200);
-  const items = list.map((m) => `<article><header><strong>${esc(m.subject)}</strong><br><small>to ${esc(m.recipient)} · ${esc(m.created_at)} · ${esc(m.template_type)} · ${esc(m.status)}</small></header><pre>${linkify(m.body)}</pre></article>`).join('\n');
+  const items = list
+    .map(
+      (m) =>
+        `<article><header><strong>${esc(m.subject)}</strong><br><small>to ${esc(m.recipient)} · ${esc(m.created_at)} · ${esc(m.template_type)} · ${esc(m.status)}</small></header><pre>${linkify(m.body)}</pre></article>`,
+    )
+    .join('\n');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Mailbox · identity stand-in</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#222}article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap;background:#f7f7f7;padding:.75rem;border-radius:6px}form{margin:1rem 0}</style></head>
 <body><h1>Mailbox</h1><p>E-mails sent by the development identity service (not a production mail system).</p>

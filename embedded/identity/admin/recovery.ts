@@ -34,8 +34,8 @@ export async function createRecoveryCode(svc: Service, ctx: Ctx): Promise<Reply>
   if (rt && !isReturnToAllowed(svc, rt)) throw errors.returnToForbidden(rt);
   const { identity, expiresIn, body } = await recoveryBody(svc, ctx);
   if (!identity) throw errors.notFound();
-  if (body.flow_type !== undefined && body.flow_type !== 'browser' && body.flow_type !== 'api') throw errors.badRequest('flow_type must be "browser" or "api".');
+  if (body.flow_type !== undefined && body.flow_type !== 'browser' && body.flow_type !== 'api')
+    throw errors.badRequest('flow_type must be "browser" or "api".');
   const { flow, secret, expiresAt } = adminRecovery(svc, ctx, identity, 'code', expiresIn, rt);
   return json(201, { recovery_link: flowUiUrl(svc, 'recovery', flow.id), recovery_code: secret, expires_at: expiresAt });
 }
-

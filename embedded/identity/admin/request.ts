@@ -5,7 +5,10 @@ import type { Service } from '../service.ts';
 import type { StoredIdentity } from '../store.ts';
 
 export function includeList(ctx: Ctx): string[] {
-  return ctx.query.getAll('include_credential').flatMap((v) => v.split(',')).filter(Boolean);
+  return ctx.query
+    .getAll('include_credential')
+    .flatMap((v) => v.split(','))
+    .filter(Boolean);
 }
 
 export function loadIdentity(svc: Service, id: string | undefined): StoredIdentity {
@@ -22,4 +25,3 @@ export async function objectBody(ctx: Ctx): Promise<Record<string, unknown>> {
   }
   return ctx.body();
 }
-

@@ -12,7 +12,10 @@ export async function listIdentitySessions(svc: Service, ctx: Ctx): Promise<Repl
   let list = svc.store.listSessions(i.id);
   if (active === 'true') list = list.filter((s) => s.active);
   if (active === 'false') list = list.filter((s) => !s.active);
-  return json(200, list.map((s) => serializeSession(svc, s, i)));
+  return json(
+    200,
+    list.map((s) => serializeSession(svc, s, i)),
+  );
 }
 
 export async function deleteIdentitySessions(svc: Service, ctx: Ctx): Promise<Reply> {
@@ -23,7 +26,10 @@ export async function deleteIdentitySessions(svc: Service, ctx: Ctx): Promise<Re
 
 export async function listSessions(svc: Service, ctx: Ctx): Promise<Reply> {
   const expand = ctx.query.getAll('expand');
-  return json(200, svc.store.listSessions().map((s) => serializeSession(svc, s, expand.includes('identity') ? svc.store.getIdentity(s.identity_id) : undefined)));
+  return json(
+    200,
+    svc.store.listSessions().map((s) => serializeSession(svc, s, expand.includes('identity') ? svc.store.getIdentity(s.identity_id) : undefined)),
+  );
 }
 
 function loadSession(svc: Service, id: string | undefined) {
@@ -51,4 +57,3 @@ export async function extendSession(svc: Service, ctx: Ctx): Promise<Reply> {
   svc.store.saveSession(s);
   return json(200, serializeSession(svc, s, svc.store.getIdentity(s.identity_id)));
 }
-

@@ -17,7 +17,7 @@ import { requireLogin } from '../../flows/session.ts';
 import { documentEndpoint, errorResponse } from '../../openapi/registry.ts';
 import { translator } from '../../request-context.ts';
 import { CSRF_FIELD, CSRF_HEADER, isCsrfTokenValid, provideCsrfToken, requireCsrf } from '../../security/csrf.ts';
-import { relayAvatarUpload } from './avatar-upload.ts';
+import { relayAvatarUpload } from '../../avatar-relay.ts';
 import { backendFailure, backTo, settingsFlowOrAnswer, signInAgain } from './context.ts';
 import { addFlash } from './flash.ts';
 import { renderProfile } from './page.ts';

@@ -155,7 +155,9 @@ describe('backend stand-in: unreachable identity service', () => {
     const keys = await makeKeys();
     const backend = await startTestBackend({ identityPublicUrl: 'http://127.0.0.1:9', issuer: ISSUER });
     try {
-      const res = await request(backend.url).get('/api/user/get-current-user').set('Authorization', `Bearer ${await mint(keys)}`);
+      const res = await request(backend.url)
+        .get('/api/user/get-current-user')
+        .set('Authorization', `Bearer ${await mint(keys)}`);
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('identity_unavailable');
     } finally {

@@ -45,7 +45,9 @@ describe('backend stand-in: avatar upload (spec §5)', () => {
     keys = await makeKeys();
     admin = await startFakeAdmin();
     backend = await startTestBackend({ jwks: keys.jwks, identityAdminUrl: admin.url, identityAdminApiKey: ADMIN_KEY });
-    png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
     jpegWithExif = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#cc6633' } })
       .jpeg()
       .withMetadata({ exif: { IFD0: { Copyright: 'SECRET-COPYRIGHT', Artist: 'SECRET-ARTIST', ImageDescription: 'GPS secret place' } } })
@@ -158,7 +160,9 @@ describe('backend stand-in: avatar upload (spec §5)', () => {
 
   it('refuses a GIF with valid_type', async () => {
     const u = await user();
-    const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } })
+      .gif()
+      .toBuffer();
     expect(gif.subarray(0, 3).toString('ascii')).toBe('GIF');
     const res = await upload(u.auth).attach('file', gif, { filename: 'a.png', contentType: 'image/png' }).expect(400);
     expect(res.body.code).toBe('valid_type');
@@ -239,7 +243,9 @@ describe('backend stand-in: avatar upload (spec §5)', () => {
       expect(res.status, p).toBe(404);
       expect(res.body.code).toBe('not_found');
     }
-    const post = await request(backend.url).post(`/avatars/${'a'.repeat(32)}.png`).expect(405);
+    const post = await request(backend.url)
+      .post(`/avatars/${'a'.repeat(32)}.png`)
+      .expect(405);
     expect(post.headers.allow).toBe('GET, HEAD');
   });
 });

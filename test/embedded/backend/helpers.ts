@@ -117,12 +117,17 @@ export async function startFakeAdmin(apiKey = ADMIN_KEY): Promise<FakeAdmin> {
     const m = /^\/admin\/identities\/([^/]+)(\/sessions)?$/.exec(url.pathname);
     if (url.pathname === '/admin/identities' && req.method === 'GET') {
       const wanted = url.searchParams.get('credentials_identifier')?.toLowerCase();
-      return send(200, [...identities.values()].filter((i) => i.traits.email === wanted));
+      return send(
+        200,
+        [...identities.values()].filter((i) => i.traits.email === wanted),
+      );
     }
     if (url.pathname === '/admin/identities' && req.method === 'POST') {
       const b = body as { traits: { email: string }; verifiable_addresses?: FakeIdentity['verifiable_addresses'] };
       if ([...identities.values()].some((i) => i.traits.email === b.traits.email)) {
-        return send(409, { error: { code: 409, status: 'Conflict', reason: 'This identity conflicts with another identity that already exists.', message: 'conflict' } });
+        return send(409, {
+          error: { code: 409, status: 'Conflict', reason: 'This identity conflicts with another identity that already exists.', message: 'conflict' },
+        });
       }
       const identity = add(b.traits.email);
       identity.traits = b.traits;
@@ -131,7 +136,10 @@ export async function startFakeAdmin(apiKey = ADMIN_KEY): Promise<FakeAdmin> {
     if (url.pathname === '/admin/recovery/link' && req.method === 'POST') {
       const b = body as { identity_id: string };
       if (!identities.has(b.identity_id)) return send(400, { error: { code: 400, message: 'The requested identity id does not exist.' } });
-      return send(200, { recovery_link: `${base}/self-service/recovery?flow=${randomUUID()}&token=tok`, expires_at: new Date(Date.now() + 300_000).toISOString() });
+      return send(200, {
+        recovery_link: `${base}/self-service/recovery?flow=${randomUUID()}&token=tok`,
+        expires_at: new Date(Date.now() + 300_000).toISOString(),
+      });
     }
     if (m) {
       const identity = identities.get(decodeURIComponent(m[1]!));

@@ -107,7 +107,11 @@ describe('backend stand-in: generated OpenAPI document', () => {
     expectDocumented('post', '/api/auth/sign-up', await api().post('/api/auth/sign-up').set('Authorization', auth).send({}));
     expectDocumented('post', '/api/auth/sign-out', await api().post('/api/auth/sign-out').set('Authorization', auth).send({ loginService: 'google' }));
     expectDocumented('get', '/api/user/get-current-user', await api().get('/api/user/get-current-user').set('Authorization', auth));
-    expectDocumented('post', '/api/user/confirm-link-account', await api().post('/api/user/confirm-link-account').set('Authorization', auth).send({ provider: 'Apple', email }));
+    expectDocumented(
+      'post',
+      '/api/user/confirm-link-account',
+      await api().post('/api/user/confirm-link-account').set('Authorization', auth).send({ provider: 'Apple', email }),
+    );
     expectDocumented('get', '/api/user/get-organization-team-owner', await api().get('/api/user/get-organization-team-owner').set('Authorization', auth));
     expectDocumented('post', '/api/user/delete-account', await api().post('/api/user/delete-account').set('Authorization', auth).send({}));
     expectDocumented('post', '/api/auth/sign-up', await api().post('/api/auth/sign-up').set('Authorization', auth).send({}));
@@ -123,7 +127,11 @@ describe('backend stand-in: generated OpenAPI document', () => {
     expectDocumented('get', '/api/auth/invitation', await api().get('/api/auth/invitation').query({ token: created.body.token }));
     expectDocumented('get', '/api/auth/invitation', await api().get('/api/auth/invitation').query({ token: 'unknown' }));
     expectDocumented('get', '/api/user/get-current-user', await api().get('/api/user/get-current-user'));
-    expectDocumented('post', '/api/admin/purge-deleted-accounts', await api().post('/api/admin/purge-deleted-accounts').set('Authorization', `Bearer ${ADMIN_KEY}`));
+    expectDocumented(
+      'post',
+      '/api/admin/purge-deleted-accounts',
+      await api().post('/api/admin/purge-deleted-accounts').set('Authorization', `Bearer ${ADMIN_KEY}`),
+    );
     expectDocumented('get', '/api/user/user-location', await api().get('/api/user/user-location'));
     expectDocumented('get', '/api/health', await api().get('/api/health'));
   });

@@ -36,7 +36,13 @@ describe('backend stand-in: wrong methods, malformed input, unknown routes never
   beforeAll(async () => {
     keys = await makeKeys();
     admin = await startFakeAdmin();
-    backend = await startTestBackend({ jwks: keys.jwks, identityAdminUrl: admin.url, identityAdminApiKey: ADMIN_KEY, cannyCompanyId: 'c', cannyPrivateKey: 'k' });
+    backend = await startTestBackend({
+      jwks: keys.jwks,
+      identityAdminUrl: admin.url,
+      identityAdminApiKey: ADMIN_KEY,
+      cannyCompanyId: 'c',
+      cannyPrivateKey: 'k',
+    });
     const identity = admin.add('robust@example.com');
     auth = `Bearer ${await mint(keys, { sub: identity.id, email: 'robust@example.com' })}`;
   });
@@ -101,7 +107,10 @@ describe('backend stand-in: wrong methods, malformed input, unknown routes never
     const bad = await request(backend.url).post('/api/auth/forgot-password').set('Content-Type', 'application/json').send('{bad');
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('invalid_json');
-    const big = await request(backend.url).post('/api/auth/forgot-password').set('Content-Type', 'application/json').send(JSON.stringify({ email: 'x'.repeat(100_000) }));
+    const big = await request(backend.url)
+      .post('/api/auth/forgot-password')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ email: 'x'.repeat(100_000) }));
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('payload_too_large');
   });

@@ -52,7 +52,15 @@ describe('backend stand-in: spec §7 routes', () => {
     const res = await api()
       .post('/api/auth/sign-up')
       .set('Authorization', u.auth)
-      .send({ name: 'Ada', verified: true, state: 'deleted', metadata_admin: { role: 'admin' }, _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', identityId: 'someone-else', avatarRemoteId: 'x.png' })
+      .send({
+        name: 'Ada',
+        verified: true,
+        state: 'deleted',
+        metadata_admin: { role: 'admin' },
+        _id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+        identityId: 'someone-else',
+        avatarRemoteId: 'x.png',
+      })
       .expect(201);
     expect(res.body.created).toBe(true);
     expect(res.body.user).toMatchObject({ identityId: u.identity.id, email: u.email, name: 'Ada', state: 'active', avatarRemoteId: null });
@@ -102,7 +110,13 @@ describe('backend stand-in: spec §7 routes', () => {
 
   describe('invitations', () => {
     const invite = async (email: string, extra: Record<string, unknown> = {}) =>
-      (await api().post('/api/admin/invitations').set('Authorization', `Bearer ${ADMIN_KEY}`).send({ email, ...extra }).expect(201)).body as {
+      (
+        await api()
+          .post('/api/admin/invitations')
+          .set('Authorization', `Bearer ${ADMIN_KEY}`)
+          .send({ email, ...extra })
+          .expect(201)
+      ).body as {
         token: string;
         email: string;
         expiresAt: string;
@@ -144,17 +158,28 @@ describe('backend stand-in: spec §7 routes', () => {
     });
 
     it('refuses unknown, expired and malformed invitations, and an email that already exists', async () => {
-      expect((await api().post('/api/auth/sign-up-invitation').send({ token: 'nope', password: 'long enough' }).expect(400)).body.code).toBe('invalid_invitation_token');
+      expect((await api().post('/api/auth/sign-up-invitation').send({ token: 'nope', password: 'long enough' }).expect(400)).body.code).toBe(
+        'invalid_invitation_token',
+      );
       expect((await api().get('/api/auth/invitation').query({ token: 'nope' }).expect(404)).body.code).toBe('invalid_invitation_token');
       expect((await api().get('/api/auth/invitation').expect(400)).body.code).toBe('invalid_invitation_token');
       const inv = await invite('late@example.com', { expiresInSeconds: 60 });
       clock.advance(61_000);
-      expect((await api().post('/api/auth/sign-up-invitation').send({ token: inv.token, password: 'long enough' }).expect(410)).body.code).toBe('invitation_token_expired');
+      expect((await api().post('/api/auth/sign-up-invitation').send({ token: inv.token, password: 'long enough' }).expect(410)).body.code).toBe(
+        'invitation_token_expired',
+      );
       expect((await api().get('/api/auth/invitation').query({ token: inv.token }).expect(410)).body.code).toBe('invitation_token_expired');
       clock.set(Date.now());
       const short = await invite('short@example.com');
       expect((await api().post('/api/auth/sign-up-invitation').send({ token: short.token, password: 'short' }).expect(400)).body.code).toBe('invalid_body');
-      expect((await api().post('/api/auth/sign-up-invitation').send({ token: short.token, password: 'x'.repeat(73) }).expect(400)).body.code).toBe('invalid_body');
+      expect(
+        (
+          await api()
+            .post('/api/auth/sign-up-invitation')
+            .send({ token: short.token, password: 'x'.repeat(73) })
+            .expect(400)
+        ).body.code,
+      ).toBe('invalid_body');
       const taken = await newUser();
       const dup = await invite(taken.email);
       expect((await api().post('/api/auth/sign-up-invitation').send({ token: dup.token, password: 'long enough' }).expect(409)).body.code).toBe('email_exists');
@@ -168,8 +193,20 @@ describe('backend stand-in: spec §7 routes', () => {
     const res = await api().get('/api/user/get-current-user').set('Authorization', u.auth).expect(200);
     expect(Object.keys(res.body).sort()).toEqual(
       [
-        '_id', 'identityId', 'email', 'name', 'avatarRemoteId', 'avatarUrl', 'state', 'deletionRequestedAt', 'deletionScheduledAt',
-        'reactivatedAt', 'lastAccessAccount', 'linkedAccounts', 'createdAt', 'updatedAt',
+        '_id',
+        'identityId',
+        'email',
+        'name',
+        'avatarRemoteId',
+        'avatarUrl',
+        'state',
+        'deletionRequestedAt',
+        'deletionScheduledAt',
+        'reactivatedAt',
+        'lastAccessAccount',
+        'linkedAccounts',
+        'createdAt',
+        'updatedAt',
       ].sort(),
     );
     expect(res.headers['cache-control']).toBe('no-store');
@@ -208,7 +245,11 @@ describe('backend stand-in: spec §7 routes', () => {
   it('POST user/update-identityId does not take over a record whose identity still exists or with an unverified email', async () => {
     const email = `keep${randomUUID().slice(0, 6)}@example.com`;
     const first = admin.add(email);
-    await api().post('/api/auth/sign-up').set('Authorization', `Bearer ${await mint(keys, { sub: first.id, email })}`).send({}).expect(201);
+    await api()
+      .post('/api/auth/sign-up')
+      .set('Authorization', `Bearer ${await mint(keys, { sub: first.id, email })}`)
+      .send({})
+      .expect(201);
     const second = admin.add(email);
     const token = await mint(keys, { sub: second.id, email });
     const res = await api().post('/api/user/update-identityId').set('Authorization', `Bearer ${token}`).send({ identityId: second.id }).expect(409);
@@ -218,7 +259,9 @@ describe('backend stand-in: spec §7 routes', () => {
     admin.identities.get(unverified.id)!.verifiable_addresses[0]!.value = email;
     admin.identities.get(unverified.id)!.verifiable_addresses[0]!.verified = false;
     const t2 = await mint(keys, { sub: unverified.id, email });
-    expect((await api().post('/api/user/update-identityId').set('Authorization', `Bearer ${t2}`).send({ identityId: unverified.id }).expect(409)).body.code).toBe('identity_conflict');
+    expect(
+      (await api().post('/api/user/update-identityId').set('Authorization', `Bearer ${t2}`).send({ identityId: unverified.id }).expect(409)).body.code,
+    ).toBe('identity_conflict');
   });
 
   it('GET auth/get-canny-redirect-url returns a Canny SSO URL with an HS256 token of email, id, name, avatarURL', async () => {
@@ -250,15 +293,28 @@ describe('backend stand-in: spec §7 routes', () => {
 
   it('POST user/confirm-link-account records the link when the selected account has the same email', async () => {
     const u = await newUser();
-    const wrong = await api().post('/api/user/confirm-link-account').set('Authorization', u.auth).send({ provider: 'google', email: 'other@example.com' }).expect(409);
+    const wrong = await api()
+      .post('/api/user/confirm-link-account')
+      .set('Authorization', u.auth)
+      .send({ provider: 'google', email: 'other@example.com' })
+      .expect(409);
     expect(wrong.body.code).toBe('wrong_account_selected');
-    const res = await api().post('/api/user/confirm-link-account').set('Authorization', u.auth).send({ provider: 'GOOGLE', email: u.email.toUpperCase() }).expect(200);
+    const res = await api()
+      .post('/api/user/confirm-link-account')
+      .set('Authorization', u.auth)
+      .send({ provider: 'GOOGLE', email: u.email.toUpperCase() })
+      .expect(200);
     expect(res.body).toMatchObject({ linked: true, provider: 'google', user: { linkedAccounts: [{ provider: 'google', email: u.email }] } });
     await api().post('/api/user/confirm-link-account').set('Authorization', u.auth).send({ provider: 'myspace', email: u.email }).expect(400);
   });
 
   it('GET user/user-location reads the trusted proxy headers, else unknown; CORS only for configured origins', async () => {
-    const known = await api().get('/api/user/user-location').set('x-geo-country', 'us').set('x-geo-region', 'Virginia').set('Origin', 'http://app.test').expect(200);
+    const known = await api()
+      .get('/api/user/user-location')
+      .set('x-geo-country', 'us')
+      .set('x-geo-region', 'Virginia')
+      .set('Origin', 'http://app.test')
+      .expect(200);
     expect(known.body).toEqual({ countryCode: 'US', regionName: 'Virginia' });
     expect(known.headers['access-control-allow-origin']).toBe('http://app.test');
     expect(known.headers['access-control-allow-credentials']).toBe('true');

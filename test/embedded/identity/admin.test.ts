@@ -9,12 +9,21 @@ beforeAll(async () => {
   svc = await startTestIdentity({ adminApiKey: KEY });
   api = sdk(svc.publicUrl, svc.adminUrl, KEY);
 });
-afterAll(async () => { await svc.close(); });
+afterAll(async () => {
+  await svc.close();
+});
 
 async function signIn(email: string, password: string) {
   const jar = new CookieJar();
   let r = await call(jar, api.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
-  r = await call(jar, api.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password, csrf_token: csrfOf(r.data) } }));
+  r = await call(
+    jar,
+    api.frontend.updateLoginFlow({
+      flow: r.data.id,
+      cookie: jar.header(),
+      updateLoginFlowBody: { method: 'password', identifier: email, password, csrf_token: csrfOf(r.data) },
+    }),
+  );
   return { jar, r };
 }
 
@@ -34,11 +43,17 @@ describe('admin API', () => {
   });
 
   it('creates (verified address, password), gets with include_credential, lists by identifier, updates, patches, deletes', async () => {
-    let r = await call(undefined, api.identity.createIdentity({ createIdentityBody: {
-      schema_id: 'default', traits: { email: 'Admin.Made@Example.com', name: 'Adm', loginService: 'EMAIL_PASSWORD' },
-      verifiable_addresses: [{ value: 'admin.made@example.com', verified: true, via: 'email', status: 'completed' }],
-      credentials: { password: { config: { password: 'admin chosen passphrase' } } },
-    } }));
+    let r = await call(
+      undefined,
+      api.identity.createIdentity({
+        createIdentityBody: {
+          schema_id: 'default',
+          traits: { email: 'Admin.Made@Example.com', name: 'Adm', loginService: 'EMAIL_PASSWORD' },
+          verifiable_addresses: [{ value: 'admin.made@example.com', verified: true, via: 'email', status: 'completed' }],
+          credentials: { password: { config: { password: 'admin chosen passphrase' } } },
+        },
+      }),
+    );
     expect(r.status).toBe(201);
     expect(r.headers.location).toBe(`${svc.adminUrl}/admin/identities/${r.data.id}`);
     expect(r.data.credentials.password).toMatchObject({ type: 'password', identifiers: ['admin.made@example.com'] });
@@ -52,25 +67,51 @@ describe('admin API', () => {
     expect((await call(undefined, api.identity.listIdentities({ credentialsIdentifier: 'nobody@example.com' }))).data).toEqual([]);
     expect((await signIn('admin.made@example.com', 'admin chosen passphrase')).r.status).toBe(200);
     // Conflict.
-    r = await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'admin.made@example.com' }, credentials: { password: { config: { password: 'x' } } } } }));
+    r = await call(
+      undefined,
+      api.identity.createIdentity({
+        createIdentityBody: { schema_id: 'default', traits: { email: 'admin.made@example.com' }, credentials: { password: { config: { password: 'x' } } } },
+      }),
+    );
     expect(r.status).toBe(409);
     // Schema violation.
-    r = await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'x@example.com', loginService: 'MYSPACE' } } }));
+    r = await call(
+      undefined,
+      api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'x@example.com', loginService: 'MYSPACE' } } }),
+    );
     expect(r.status).toBe(400);
     // Patch.
-    r = await call(undefined, api.identity.patchIdentity({ id, jsonPatch: [{ op: 'replace', path: '/traits/name', value: 'Patched' }, { op: 'add', path: '/metadata_public', value: { plan: 'pro' } }] }));
+    r = await call(
+      undefined,
+      api.identity.patchIdentity({
+        id,
+        jsonPatch: [
+          { op: 'replace', path: '/traits/name', value: 'Patched' },
+          { op: 'add', path: '/metadata_public', value: { plan: 'pro' } },
+        ],
+      }),
+    );
     expect(r.status).toBe(200);
     expect(r.data.traits.name).toBe('Patched');
     expect(r.data.metadata_public).toEqual({ plan: 'pro' });
     // Update (PUT): state inactive blocks login; omitted state means active again.
-    r = await call(undefined, api.identity.updateIdentity({ id, updateIdentityBody: { schema_id: 'default', state: 'inactive', traits: { email: 'admin.made@example.com', name: 'Put' } } }));
+    r = await call(
+      undefined,
+      api.identity.updateIdentity({
+        id,
+        updateIdentityBody: { schema_id: 'default', state: 'inactive', traits: { email: 'admin.made@example.com', name: 'Put' } },
+      }),
+    );
     expect(r.status).toBe(200);
     expect(r.data.state).toBe('inactive');
     expect(r.data.metadata_public).toBeNull();
     const { r: denied } = await signIn('admin.made@example.com', 'admin chosen passphrase');
     expect(denied.status).toBe(400);
     expect(denied.data.ui.messages[0].id).toBe(4010011);
-    r = await call(undefined, api.identity.updateIdentity({ id, updateIdentityBody: { schema_id: 'default', traits: { email: 'admin.made@example.com', name: 'Put' } } as any }));
+    r = await call(
+      undefined,
+      api.identity.updateIdentity({ id, updateIdentityBody: { schema_id: 'default', traits: { email: 'admin.made@example.com', name: 'Put' } } as any }),
+    );
     expect(r.data.state).toBe('active');
     // Sessions: list and delete.
     const { jar } = await signIn('admin.made@example.com', 'admin chosen passphrase');
@@ -86,7 +127,12 @@ describe('admin API', () => {
   });
 
   it('JSON Patch (RFC 6902): every operation on traits and metadata, atomic on failure, denied and missing paths refused', async () => {
-    const created = await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'ops@example.com', name: 'Ops' }, metadata_admin: { tags: ['a'] } } }));
+    const created = await call(
+      undefined,
+      api.identity.createIdentity({
+        createIdentityBody: { schema_id: 'default', traits: { email: 'ops@example.com', name: 'Ops' }, metadata_admin: { tags: ['a'] } },
+      }),
+    );
     const id = created.data.id;
     const patch = (jsonPatch: unknown[]) => call(undefined, api.identity.patchIdentity({ id, jsonPatch: jsonPatch as any }));
     let r = await patch([
@@ -104,13 +150,19 @@ describe('admin API', () => {
     expect(r.data.state).toBe('inactive');
     // A failing operation leaves the identity as it was, even after operations that succeeded before it.
     for (const [ops, reason] of [
-      [[{ op: 'replace', path: '/traits/email', value: 'changed@example.com' }, { op: 'test', path: '/state', value: 'active' }], 'The test operation on "/state" failed.'],
+      [
+        [
+          { op: 'replace', path: '/traits/email', value: 'changed@example.com' },
+          { op: 'test', path: '/state', value: 'active' },
+        ],
+        'The test operation on "/state" failed.',
+      ],
       [[{ op: 'remove', path: '/traits/nickname' }], 'The path "/traits/nickname" does not exist.'],
       [[{ op: 'replace', path: '/id', value: '00000000-0000-4000-8000-000000000000' }], 'patch includes denied path: /id'],
       [[{ op: 'add', path: '/credentials/oidc/config', value: {} }], 'patch includes denied path: /credentials/oidc/config'],
       [[{ op: 'add', path: '/traits/__proto__/polluted', value: true }], 'Invalid JSON pointer.'],
       [[{ op: 'jump', path: '/traits/email' }], 'Unsupported or incomplete JSON patch operation "jump".'],
-      [[{ op: 'add', path: 'traits' , value: 1 }], 'Invalid JSON pointer "traits".'],
+      [[{ op: 'add', path: 'traits', value: 1 }], 'Invalid JSON pointer "traits".'],
     ] as const) {
       r = await patch([...ops]);
       expect(r.status, JSON.stringify(ops)).toBe(400);
@@ -123,10 +175,25 @@ describe('admin API', () => {
   });
 
   it('deletes an OIDC credential by identifier, refusing the last first factor', async () => {
-    let r = await call(undefined, api.identity.createIdentity({ createIdentityBody: {
-      schema_id: 'default', traits: { email: 'social@example.com', loginService: 'GOOGLE' },
-      credentials: { oidc: { config: { providers: [{ provider: 'google', subject: 'g-123' }, { provider: 'apple', subject: 'a-9' }] } } } as any,
-    } }));
+    let r = await call(
+      undefined,
+      api.identity.createIdentity({
+        createIdentityBody: {
+          schema_id: 'default',
+          traits: { email: 'social@example.com', loginService: 'GOOGLE' },
+          credentials: {
+            oidc: {
+              config: {
+                providers: [
+                  { provider: 'google', subject: 'g-123' },
+                  { provider: 'apple', subject: 'a-9' },
+                ],
+              },
+            },
+          } as any,
+        },
+      }),
+    );
     expect(r.status).toBe(201);
     const id = r.data.id;
     expect(r.data.credentials.oidc.identifiers).toEqual(['google:g-123', 'apple:a-9']);
@@ -142,7 +209,16 @@ describe('admin API', () => {
   });
 
   it('recovery link (expires_in) signs the browser in and opens settings; recovery code works without a CSRF cookie', async () => {
-    let r = await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'lost@example.com' }, credentials: { password: { config: { password: 'forgotten passphrase' } } } } }));
+    let r = await call(
+      undefined,
+      api.identity.createIdentity({
+        createIdentityBody: {
+          schema_id: 'default',
+          traits: { email: 'lost@example.com' },
+          credentials: { password: { config: { password: 'forgotten passphrase' } } },
+        },
+      }),
+    );
     const id = r.data.id;
     r = await call(undefined, api.identity.createRecoveryLinkForIdentity({ createRecoveryLinkForIdentityBody: { identity_id: id, expires_in: '5m' } }));
     expect(r.status).toBe(200);
@@ -170,7 +246,10 @@ describe('admin API', () => {
     const got = await call(jar, api.frontend.getRecoveryFlow({ id: fid }));
     expect(got.status).toBe(200);
     expect(got.data.state).toBe('sent_email');
-    const done = await call(jar, api.frontend.updateRecoveryFlow({ flow: fid, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', code: r.data.recovery_code } as any }));
+    const done = await call(
+      jar,
+      api.frontend.updateRecoveryFlow({ flow: fid, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', code: r.data.recovery_code } as any }),
+    );
     expect(done.status).toBe(422);
     expect(done.data.redirect_browser_to).toMatch(new RegExp(`^${APP}/profile-settings\\?flow=`));
   });
@@ -179,11 +258,24 @@ describe('admin API', () => {
     const jar = new CookieJar();
     let r = await call(jar, api.frontend.createBrowserRecoveryFlow({}, { headers: { cookie: jar.header() } }));
     await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'mail@example.com' } } }));
-    r = await call(jar, api.frontend.updateRecoveryFlow({ flow: r.data.id, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', email: 'mail@example.com', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateRecoveryFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateRecoveryFlowBody: { method: 'code', email: 'mail@example.com', csrf_token: csrfOf(r.data) },
+      }),
+    );
     r = await call(undefined, api.courier.listCourierMessages({ recipient: 'mail@example.com' }));
     expect(r.status).toBe(200);
     expect(r.data).toHaveLength(1);
-    expect(r.data[0]).toMatchObject({ recipient: 'mail@example.com', template_type: 'recovery_code_valid', type: 'email', status: 'sent', subject: 'Recover access to your account' });
+    expect(r.data[0]).toMatchObject({
+      recipient: 'mail@example.com',
+      template_type: 'recovery_code_valid',
+      type: 'email',
+      status: 'sent',
+      subject: 'Recover access to your account',
+    });
     expect((await call(undefined, api.courier.getCourierMessage({ id: r.data[0].id }))).data.id).toBe(r.data[0].id);
     expect((await fetch(`${svc.adminUrl}/mailbox`)).status).toBe(401);
     const page = await fetch(`${svc.adminUrl}/mailbox?key=${KEY}`);

@@ -46,7 +46,13 @@ export class CookieJar {
   }
 }
 
-export interface Recorded { method: string; url: string; status: number; data: unknown; contentType: string }
+export interface Recorded {
+  method: string;
+  url: string;
+  status: number;
+  data: unknown;
+  contentType: string;
+}
 
 /** Every response seen by the SDK clients (for the OpenAPI validation test). */
 export const recorded: Recorded[] = [];
@@ -56,9 +62,24 @@ function recordingAxios(): AxiosInstance {
   const rec = (r: AxiosResponse | undefined) => {
     if (!r) return;
     const url = r.request?.res?.responseUrl ?? r.config.url ?? '';
-    recorded.push({ method: String(r.config.method ?? 'get').toUpperCase(), url, status: r.status, data: r.data, contentType: String(r.headers['content-type'] ?? '') });
+    recorded.push({
+      method: String(r.config.method ?? 'get').toUpperCase(),
+      url,
+      status: r.status,
+      data: r.data,
+      contentType: String(r.headers['content-type'] ?? ''),
+    });
   };
-  inst.interceptors.response.use((r) => { rec(r); return r; }, (e: AxiosError) => { rec(e.response); return Promise.reject(e); });
+  inst.interceptors.response.use(
+    (r) => {
+      rec(r);
+      return r;
+    },
+    (e: AxiosError) => {
+      rec(e.response);
+      return Promise.reject(e);
+    },
+  );
   return inst;
 }
 
@@ -73,7 +94,11 @@ export function sdk(publicUrl: string, adminUrl: string, apiKey?: string) {
   };
 }
 
-export interface Res<T = any> { status: number; data: T; headers: Record<string, any> }
+export interface Res<T = any> {
+  status: number;
+  data: T;
+  headers: Record<string, any>;
+}
 
 /** Awaits an SDK call; 4xx/5xx answers are returned (not thrown) and Set-Cookie goes into the jar. */
 export async function call<T = any>(jar: CookieJar | undefined, p: Promise<AxiosResponse<T>>): Promise<Res<any>> {
@@ -96,8 +121,10 @@ export function node(flow: any, name: string, type?: string): any {
 export const csrfOf = (flow: any): string => node(flow, 'csrf_token').attributes.value;
 
 export async function latestMail(adminUrl: string, to: string, apiKey?: string): Promise<any> {
-  const r = await fetch(`${adminUrl}/admin/courier/messages?recipient=${encodeURIComponent(to)}`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
-  const list = await r.json() as any[];
+  const r = await fetch(`${adminUrl}/admin/courier/messages?recipient=${encodeURIComponent(to)}`, {
+    headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+  });
+  const list = (await r.json()) as any[];
   return list[0];
 }
 
@@ -134,4 +161,3 @@ export class Browser {
 }
 
 export const flowIdOf = (location: string | null): string => new URL(location!).searchParams.get('flow')!;
-

@@ -4,8 +4,12 @@ import { browserJourney, sdkJourney } from './journeys.ts';
 
 describe('full journey (issue bar)', () => {
   let svc: Awaited<ReturnType<typeof startTestIdentity>>;
-  beforeAll(async () => { svc = await startTestIdentity({ adminApiKey: 'test-key' }); });
-  afterAll(async () => { await svc.close(); });
+  beforeAll(async () => {
+    svc = await startTestIdentity({ adminApiKey: 'test-key' });
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
 
   it('registration → verification → login → settings → logout → recovery → new password, through @ory/client', async () => {
     await sdkJourney({ ...svc, apiKey: 'test-key' }, 'ada@example.com');

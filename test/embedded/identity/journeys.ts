@@ -5,7 +5,11 @@ import { expect } from 'vitest';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { APP, Browser, call, codeIn, CookieJar, csrfOf, flowIdOf, latestMail, node, sdk } from './helpers.ts';
 
-export interface Env { publicUrl: string; adminUrl: string; apiKey?: string }
+export interface Env {
+  publicUrl: string;
+  adminUrl: string;
+  apiKey?: string;
+}
 
 export async function sdkJourney(env: Env, email: string): Promise<void> {
   const { frontend, identity } = sdk(env.publicUrl, env.adminUrl, env.apiKey);
@@ -15,10 +19,24 @@ export async function sdkJourney(env: Env, email: string): Promise<void> {
   let r = await call(jar, frontend.createBrowserRegistrationFlow({ returnTo: `${APP}/welcome` }, { headers: { cookie: jar.header() } }));
   expect(r.status).toBe(200);
   const regId = r.data.id;
-  r = await call(jar, frontend.updateRegistrationFlow({ flow: regId, cookie: jar.header(), updateRegistrationFlowBody: { method: 'profile', csrf_token: csrfOf(r.data), traits: { email, name: 'Ada' } } as any }));
+  r = await call(
+    jar,
+    frontend.updateRegistrationFlow({
+      flow: regId,
+      cookie: jar.header(),
+      updateRegistrationFlowBody: { method: 'profile', csrf_token: csrfOf(r.data), traits: { email, name: 'Ada' } } as any,
+    }),
+  );
   expect(r.status).toBe(400);
   expect(r.data.ui.messages[0].id).toBe(1040009);
-  r = await call(jar, frontend.updateRegistrationFlow({ flow: regId, cookie: jar.header(), updateRegistrationFlowBody: { method: 'password', csrf_token: csrfOf(r.data), traits: { email, name: 'Ada' }, password: 'correct horse battery staple' } }));
+  r = await call(
+    jar,
+    frontend.updateRegistrationFlow({
+      flow: regId,
+      cookie: jar.header(),
+      updateRegistrationFlowBody: { method: 'password', csrf_token: csrfOf(r.data), traits: { email, name: 'Ada' }, password: 'correct horse battery staple' },
+    }),
+  );
   expect(r.status).toBe(200);
   expect(r.data.identity.traits.email).toBe(email);
   expect(r.data.session).toBeUndefined();
@@ -34,7 +52,14 @@ export async function sdkJourney(env: Env, email: string): Promise<void> {
   r = await call(jar, frontend.getVerificationFlow({ id: showVerification.flow.id, cookie: jar.header() }));
   expect(r.status).toBe(200);
   expect(r.data.state).toBe('sent_email');
-  r = await call(jar, frontend.updateVerificationFlow({ flow: r.data.id, cookie: jar.header(), updateVerificationFlowBody: { method: 'code', code: codeIn(mail.body), csrf_token: csrfOf(r.data) } }));
+  r = await call(
+    jar,
+    frontend.updateVerificationFlow({
+      flow: r.data.id,
+      cookie: jar.header(),
+      updateVerificationFlowBody: { method: 'code', code: codeIn(mail.body), csrf_token: csrfOf(r.data) },
+    }),
+  );
   expect(r.status).toBe(200);
   expect(r.data.state).toBe('passed_challenge');
   expect(r.data.ui.messages[0]).toEqual({ id: 1080002, text: 'You successfully verified your email address.', type: 'success' });
@@ -44,7 +69,14 @@ export async function sdkJourney(env: Env, email: string): Promise<void> {
   // Login.
   r = await call(jar, frontend.createBrowserLoginFlow({ cookie: jar.header(), returnTo: `${APP}/dashboard` }));
   expect(r.status).toBe(200);
-  r = await call(jar, frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: 'correct horse battery staple', csrf_token: csrfOf(r.data) } }));
+  r = await call(
+    jar,
+    frontend.updateLoginFlow({
+      flow: r.data.id,
+      cookie: jar.header(),
+      updateLoginFlowBody: { method: 'password', identifier: email, password: 'correct horse battery staple', csrf_token: csrfOf(r.data) },
+    }),
+  );
   expect(r.status).toBe(200);
   expect(r.data.session.identity.id).toBe(identityId);
   expect(r.data.continue_with).toEqual([{ action: 'redirect_browser_to', redirect_browser_to: `${APP}/dashboard` }]);
@@ -64,7 +96,14 @@ export async function sdkJourney(env: Env, email: string): Promise<void> {
   // Settings: password change.
   r = await call(jar, frontend.createBrowserSettingsFlow({ cookie: jar.header() }));
   expect(r.status).toBe(200);
-  r = await call(jar, frontend.updateSettingsFlow({ flow: r.data.id, cookie: jar.header(), updateSettingsFlowBody: { method: 'password', password: 'another long passphrase 2', csrf_token: csrfOf(r.data) } }));
+  r = await call(
+    jar,
+    frontend.updateSettingsFlow({
+      flow: r.data.id,
+      cookie: jar.header(),
+      updateSettingsFlowBody: { method: 'password', password: 'another long passphrase 2', csrf_token: csrfOf(r.data) },
+    }),
+  );
   expect(r.status).toBe(200);
   expect(r.data.state).toBe('success');
   expect(r.data.ui.messages).toEqual([{ id: 1050001, text: 'Your changes have been saved!', type: 'success' }]);
@@ -82,12 +121,22 @@ export async function sdkJourney(env: Env, email: string): Promise<void> {
   r = await call(jar, frontend.createBrowserRecoveryFlow({}, { headers: { cookie: jar.header() } }));
   expect(r.status).toBe(200);
   const recId = r.data.id;
-  r = await call(jar, frontend.updateRecoveryFlow({ flow: recId, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfOf(r.data) } }));
+  r = await call(
+    jar,
+    frontend.updateRecoveryFlow({ flow: recId, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfOf(r.data) } }),
+  );
   expect(r.status).toBe(200);
   expect(r.data.state).toBe('sent_email');
   const rmail = await latestMail(env.adminUrl, email, env.apiKey);
   expect(rmail.template_type).toBe('recovery_code_valid');
-  r = await call(jar, frontend.updateRecoveryFlow({ flow: recId, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', code: codeIn(rmail.body), csrf_token: csrfOf(r.data) } }));
+  r = await call(
+    jar,
+    frontend.updateRecoveryFlow({
+      flow: recId,
+      cookie: jar.header(),
+      updateRecoveryFlowBody: { method: 'code', code: codeIn(rmail.body), csrf_token: csrfOf(r.data) },
+    }),
+  );
   expect(r.status).toBe(422);
   expect(r.data.error.id).toBe('browser_location_change_required');
   const settingsId = flowIdOf(r.data.redirect_browser_to);
@@ -96,7 +145,14 @@ export async function sdkJourney(env: Env, email: string): Promise<void> {
   r = await call(jar, frontend.getSettingsFlow({ id: settingsId, cookie: jar.header() }));
   expect(r.status).toBe(200);
   expect(r.data.ui.messages[0].id).toBe(1060001);
-  r = await call(jar, frontend.updateSettingsFlow({ flow: settingsId, cookie: jar.header(), updateSettingsFlowBody: { method: 'password', password: 'recovered passphrase 3', csrf_token: csrfOf(r.data) } }));
+  r = await call(
+    jar,
+    frontend.updateSettingsFlow({
+      flow: settingsId,
+      cookie: jar.header(),
+      updateSettingsFlowBody: { method: 'password', password: 'recovered passphrase 3', csrf_token: csrfOf(r.data) },
+    }),
+  );
   expect(r.status).toBe(200);
   expect(r.data.state).toBe('success');
 
@@ -104,10 +160,24 @@ export async function sdkJourney(env: Env, email: string): Promise<void> {
   const jar2 = new CookieJar();
   r = await call(jar2, frontend.createBrowserLoginFlow({ cookie: jar2.header() }));
   const loginId = r.data.id;
-  r = await call(jar2, frontend.updateLoginFlow({ flow: loginId, cookie: jar2.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: 'another long passphrase 2', csrf_token: csrfOf(r.data) } }));
+  r = await call(
+    jar2,
+    frontend.updateLoginFlow({
+      flow: loginId,
+      cookie: jar2.header(),
+      updateLoginFlowBody: { method: 'password', identifier: email, password: 'another long passphrase 2', csrf_token: csrfOf(r.data) },
+    }),
+  );
   expect(r.status).toBe(400);
   expect(r.data.ui.messages[0].id).toBe(4000006);
-  r = await call(jar2, frontend.updateLoginFlow({ flow: loginId, cookie: jar2.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: 'recovered passphrase 3', csrf_token: csrfOf(r.data) } }));
+  r = await call(
+    jar2,
+    frontend.updateLoginFlow({
+      flow: loginId,
+      cookie: jar2.header(),
+      updateLoginFlowBody: { method: 'password', identifier: email, password: 'recovered passphrase 3', csrf_token: csrfOf(r.data) },
+    }),
+  );
   expect(r.status).toBe(200);
   expect(r.data.session.identity.id).toBe(identityId);
 }
@@ -127,7 +197,13 @@ export async function browserJourney(env: Env, email: string): Promise<void> {
   expect(res.headers.get('location')).toBe(`${APP}/sign-up?flow=${regId}`);
   flow = (await b.flowJson(`${P}/self-service/registration/flows?id=${regId}`)).data;
   expect(node(flow, 'traits.email').attributes).toMatchObject({ type: 'hidden', value: email });
-  res = await b.post(flow.ui.action, { method: 'password', csrf_token: csrfOf(flow), 'traits.email': email, 'traits.name': 'Bea', password: 'correct horse battery staple' });
+  res = await b.post(flow.ui.action, {
+    method: 'password',
+    csrf_token: csrfOf(flow),
+    'traits.email': email,
+    'traits.name': 'Bea',
+    password: 'correct horse battery staple',
+  });
   expect(res.status).toBe(303);
   // show_verification_ui hook: the browser goes to the verification page.
   expect(res.headers.get('location')!.startsWith(`${APP}/sign-up/verification?flow=`)).toBe(true);

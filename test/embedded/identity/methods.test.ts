@@ -11,8 +11,13 @@ type Svc = Awaited<ReturnType<typeof startTestIdentity>>;
 describe('password policy', () => {
   let svc: Svc;
   let api: ReturnType<typeof sdk>;
-  beforeAll(async () => { svc = await startTestIdentity(); api = sdk(svc.publicUrl, svc.adminUrl); });
-  afterAll(async () => { await svc.close(); });
+  beforeAll(async () => {
+    svc = await startTestIdentity();
+    api = sdk(svc.publicUrl, svc.adminUrl);
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
 
   it('rejects short, long, identifier-like and breached passwords with the catalogue ids', async () => {
     const jar = new CookieJar();
@@ -26,28 +31,84 @@ describe('password policy', () => {
       ['qwertyuiop', 4000034, 'The password has been found in data breaches and must no longer be used.'],
     ];
     for (const [password, msgId, text] of cases) {
-      r = await call(jar, api.frontend.updateRegistrationFlow({ flow: id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'password', traits: { email: 'policy.user@example.com' }, password, csrf_token: csrfOf(r.data) } }));
+      r = await call(
+        jar,
+        api.frontend.updateRegistrationFlow({
+          flow: id,
+          cookie: jar.header(),
+          updateRegistrationFlowBody: { method: 'password', traits: { email: 'policy.user@example.com' }, password, csrf_token: csrfOf(r.data) },
+        }),
+      );
       expect(r.status, password).toBe(400);
       expect(node(r.data, 'password').messages[0], password).toMatchObject({ id: msgId, text, type: 'error' });
       expect(node(r.data, 'password').attributes.value).toBeUndefined();
     }
-    r = await call(jar, api.frontend.updateRegistrationFlow({ flow: id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'password', traits: { email: 'policy.user@example.com' }, password: 'a genuinely unusual phrase', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateRegistrationFlow({
+        flow: id,
+        cookie: jar.header(),
+        updateRegistrationFlowBody: {
+          method: 'password',
+          traits: { email: 'policy.user@example.com' },
+          password: 'a genuinely unusual phrase',
+          csrf_token: csrfOf(r.data),
+        },
+      }),
+    );
     expect(r.status).toBe(200);
     // Duplicate identifier → 4000007.
     const j2 = new CookieJar();
     r = await call(j2, api.frontend.createBrowserRegistrationFlow({}, { headers: { cookie: j2.header() } }));
-    r = await call(j2, api.frontend.updateRegistrationFlow({ flow: r.data.id, cookie: j2.header(), updateRegistrationFlowBody: { method: 'password', traits: { email: 'POLICY.user@example.com' }, password: 'a genuinely unusual phrase', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      j2,
+      api.frontend.updateRegistrationFlow({
+        flow: r.data.id,
+        cookie: j2.header(),
+        updateRegistrationFlowBody: {
+          method: 'password',
+          traits: { email: 'POLICY.user@example.com' },
+          password: 'a genuinely unusual phrase',
+          csrf_token: csrfOf(r.data),
+        },
+      }),
+    );
     expect(r.status).toBe(400);
-    expect(r.data.ui.messages).toEqual([{ id: 4000007, text: 'An account with the same identifier (email, phone, username, ...) exists already.', type: 'error' }]);
+    expect(r.data.ui.messages).toEqual([
+      { id: 4000007, text: 'An account with the same identifier (email, phone, username, ...) exists already.', type: 'error' },
+    ]);
   });
 
   it('settings: new password equal to the old one → 4000039', async () => {
-    await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'same@example.com' }, credentials: { password: { config: { password: 'the same old phrase' } } } } }));
+    await call(
+      undefined,
+      api.identity.createIdentity({
+        createIdentityBody: {
+          schema_id: 'default',
+          traits: { email: 'same@example.com' },
+          credentials: { password: { config: { password: 'the same old phrase' } } },
+        },
+      }),
+    );
     const jar = new CookieJar();
     let r = await call(jar, api.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
-    await call(jar, api.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: 'same@example.com', password: 'the same old phrase', csrf_token: csrfOf(r.data) } }));
+    await call(
+      jar,
+      api.frontend.updateLoginFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: 'same@example.com', password: 'the same old phrase', csrf_token: csrfOf(r.data) },
+      }),
+    );
     r = await call(jar, api.frontend.createBrowserSettingsFlow({ cookie: jar.header() }));
-    r = await call(jar, api.frontend.updateSettingsFlow({ flow: r.data.id, cookie: jar.header(), updateSettingsFlowBody: { method: 'password', password: 'the same old phrase', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateSettingsFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateSettingsFlowBody: { method: 'password', password: 'the same old phrase', csrf_token: csrfOf(r.data) },
+      }),
+    );
     expect(r.status).toBe(400);
     expect(node(r.data, 'password').messages[0].id).toBe(4000039);
   });
@@ -57,19 +118,41 @@ describe('unified registration, link methods', () => {
   let svc: Svc;
   let api: ReturnType<typeof sdk>;
   beforeAll(async () => {
-    svc = await startTestIdentity({ config: { selfservice: { flows: { registration: { style: 'unified' }, recovery: { use: 'link' }, verification: { use: 'link' } } } } });
+    svc = await startTestIdentity({
+      config: { selfservice: { flows: { registration: { style: 'unified' }, recovery: { use: 'link' }, verification: { use: 'link' } } } },
+    });
     api = sdk(svc.publicUrl, svc.adminUrl);
   });
-  afterAll(async () => { await svc.close(); });
+  afterAll(async () => {
+    await svc.close();
+  });
 
   it('unified: traits and password in one screen, in Kratos order', async () => {
     const jar = new CookieJar();
     let r = await call(jar, api.frontend.createBrowserRegistrationFlow({}, { headers: { cookie: jar.header() } }));
     expect(r.data.ui.nodes.map((x: any) => `${x.attributes.name}[${x.group}]`)).toEqual([
-      'csrf_token[default]', 'traits.email[default]', 'password[password]', 'traits.name[default]', 'traits.avatarRemoteId[default]', 'traits.loginService[default]', 'method[password]',
+      'csrf_token[default]',
+      'traits.email[default]',
+      'password[password]',
+      'traits.name[default]',
+      'traits.avatarRemoteId[default]',
+      'traits.loginService[default]',
+      'method[password]',
     ]);
     expect(node(r.data, 'method').meta.label).toEqual({ id: 1040001, text: 'Sign up', type: 'info' });
-    r = await call(jar, api.frontend.updateRegistrationFlow({ flow: r.data.id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'password', traits: { email: 'linkuser@example.com', loginService: 'EMAIL_PASSWORD' }, password: 'a genuinely unusual phrase', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateRegistrationFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateRegistrationFlowBody: {
+          method: 'password',
+          traits: { email: 'linkuser@example.com', loginService: 'EMAIL_PASSWORD' },
+          password: 'a genuinely unusual phrase',
+          csrf_token: csrfOf(r.data),
+        },
+      }),
+    );
     expect(r.status).toBe(200);
   });
 
@@ -83,7 +166,15 @@ describe('unified registration, link methods', () => {
     const vflow = (await b.flowJson(`${svc.publicUrl}/self-service/verification/flows?id=${flowIdOf(res.headers.get('location'))}`)).data;
     expect(vflow.state).toBe('passed_challenge');
     expect(vflow.ui).toMatchObject({ method: 'GET', action: `${APP}/` });
-    expect(vflow.ui.nodes).toEqual([{ type: 'a', group: 'link', attributes: { href: `${APP}/`, title: { id: 1070009, text: 'Continue', type: 'info' }, id: 'continue', node_type: 'a' }, messages: [], meta: { label: { id: 1070009, text: 'Continue', type: 'info' } } }]);
+    expect(vflow.ui.nodes).toEqual([
+      {
+        type: 'a',
+        group: 'link',
+        attributes: { href: `${APP}/`, title: { id: 1070009, text: 'Continue', type: 'info' }, id: 'continue', node_type: 'a' },
+        messages: [],
+        meta: { label: { id: 1070009, text: 'Continue', type: 'info' } },
+      },
+    ]);
 
     res = await b.get(`${svc.publicUrl}/self-service/recovery/browser`);
     const rid = flowIdOf(res.headers.get('location'));
@@ -105,14 +196,35 @@ describe('unified registration, link methods', () => {
 describe('tokenizer and sessions', () => {
   let svc: Svc;
   let api: ReturnType<typeof sdk>;
-  beforeAll(async () => { svc = await startTestIdentity(); api = sdk(svc.publicUrl, svc.adminUrl); });
-  afterAll(async () => { await svc.close(); });
+  beforeAll(async () => {
+    svc = await startTestIdentity();
+    api = sdk(svc.publicUrl, svc.adminUrl);
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
 
   it('authentication template, unknown template, JWKS, listing and revoking my other sessions', async () => {
-    await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'tok@example.com' }, credentials: { password: { config: { password: 'token me please' } } } } }));
+    await call(
+      undefined,
+      api.identity.createIdentity({
+        createIdentityBody: {
+          schema_id: 'default',
+          traits: { email: 'tok@example.com' },
+          credentials: { password: { config: { password: 'token me please' } } },
+        },
+      }),
+    );
     const jar = new CookieJar();
     let r = await call(jar, api.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
-    r = await call(jar, api.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: 'tok@example.com', password: 'token me please', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateLoginFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: 'tok@example.com', password: 'token me please', csrf_token: csrfOf(r.data) },
+      }),
+    );
     const session = r.data.session;
     r = await call(jar, api.frontend.toSession({ cookie: jar.header(), tokenizeAs: 'authentication' }));
     const claims = decodeJwt(r.data.tokenized);
@@ -120,7 +232,7 @@ describe('tokenizer and sessions', () => {
     expect(claims.nbf).toBe(claims.iat);
     expect(typeof claims.jti).toBe('string');
     const header = decodeProtectedHeader(r.data.tokenized);
-    const jwks = await (await fetch(`${svc.publicUrl}/.well-known/jwks.json`)).json() as any;
+    const jwks = (await (await fetch(`${svc.publicUrl}/.well-known/jwks.json`)).json()) as any;
     expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', kid: header.kid, alg: 'ES256', use: 'sig' });
     expect(jwks.keys[0].d).toBeUndefined();
     r = await call(jar, api.frontend.toSession({ cookie: jar.header(), tokenizeAs: 'nope' }));
@@ -131,7 +243,14 @@ describe('tokenizer and sessions', () => {
     // Second device, list and revoke it from the first.
     const jar2 = new CookieJar();
     r = await call(jar2, api.frontend.createBrowserLoginFlow({ cookie: jar2.header() }));
-    r = await call(jar2, api.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar2.header(), updateLoginFlowBody: { method: 'password', identifier: 'tok@example.com', password: 'token me please', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar2,
+      api.frontend.updateLoginFlow({
+        flow: r.data.id,
+        cookie: jar2.header(),
+        updateLoginFlowBody: { method: 'password', identifier: 'tok@example.com', password: 'token me please', csrf_token: csrfOf(r.data) },
+      }),
+    );
     r = await call(jar, api.frontend.listMySessions({ cookie: jar.header() }));
     expect(r.data.map((s: any) => s.id)).toHaveLength(1);
     r = await call(jar, api.frontend.disableMyOtherSessions({ cookie: jar.header() }));
@@ -145,7 +264,16 @@ describe('tokenizer and sessions', () => {
     const short = await startTestIdentity({ clock, config: { selfservice: { flows: { settings: { privileged_session_max_age: '300ms' } } } } });
     try {
       const a = sdk(short.publicUrl, short.adminUrl);
-      await call(undefined, a.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'cont@example.com' }, credentials: { password: { config: { password: 'first long phrase' } } } } }));
+      await call(
+        undefined,
+        a.identity.createIdentity({
+          createIdentityBody: {
+            schema_id: 'default',
+            traits: { email: 'cont@example.com' },
+            credentials: { password: { config: { password: 'first long phrase' } } },
+          },
+        }),
+      );
       const b = new Browser();
       const P = short.publicUrl;
       let res = await b.get(`${P}/self-service/login/browser`);
@@ -173,7 +301,14 @@ describe('tokenizer and sessions', () => {
       expect(flow.state).toBe('success');
       const j = new CookieJar();
       let r = await call(j, a.frontend.createBrowserLoginFlow({ cookie: j.header() }));
-      r = await call(j, a.frontend.updateLoginFlow({ flow: r.data.id, cookie: j.header(), updateLoginFlowBody: { method: 'password', identifier: 'cont@example.com', password: 'second long phrase', csrf_token: csrfOf(r.data) } }));
+      r = await call(
+        j,
+        a.frontend.updateLoginFlow({
+          flow: r.data.id,
+          cookie: j.header(),
+          updateLoginFlowBody: { method: 'password', identifier: 'cont@example.com', password: 'second long phrase', csrf_token: csrfOf(r.data) },
+        }),
+      );
       expect(r.status).toBe(200);
     } finally {
       await short.close();
@@ -205,9 +340,12 @@ describe('courier over SMTP', () => {
           buf = buf.slice(i + 2);
           const cmd = line.slice(0, 4).toUpperCase();
           if (cmd === 'EHLO' || cmd === 'HELO') sock.write('250-test\r\n250 OK\r\n');
-          else if (cmd === 'DATA') { data = true; sock.write('354 go ahead\r\n'); }
-          else if (cmd === 'QUIT') { sock.end('221 bye\r\n'); }
-          else sock.write('250 OK\r\n');
+          else if (cmd === 'DATA') {
+            data = true;
+            sock.write('354 go ahead\r\n');
+          } else if (cmd === 'QUIT') {
+            sock.end('221 bye\r\n');
+          } else sock.write('250 OK\r\n');
         }
       });
     });
@@ -215,20 +353,33 @@ describe('courier over SMTP', () => {
     const port = (smtp.address() as { port: number }).port;
     svc = await startTestIdentity({ smtpUrl: `smtp://127.0.0.1:${port}/?ignoreTLS=true` });
   });
-  afterAll(async () => { await svc.close(); await new Promise((r) => smtp.close(r)); });
+  afterAll(async () => {
+    await svc.close();
+    await new Promise((r) => smtp.close(r));
+  });
 
   it('stores the message and sends it through nodemailer', async () => {
     const api = sdk(svc.publicUrl, svc.adminUrl);
     await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'smtp@example.com' } } }));
     const jar = new CookieJar();
-    let r = await call(jar, api.frontend.createBrowserVerificationFlow({}, { headers: { cookie: jar.header() } }));
-    await call(jar, api.frontend.updateVerificationFlow({ flow: r.data.id, cookie: jar.header(), updateVerificationFlowBody: { method: 'code', email: 'smtp@example.com', csrf_token: csrfOf(r.data) } }));
+    const r = await call(jar, api.frontend.createBrowserVerificationFlow({}, { headers: { cookie: jar.header() } }));
+    await call(
+      jar,
+      api.frontend.updateVerificationFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateVerificationFlowBody: { method: 'code', email: 'smtp@example.com', csrf_token: csrfOf(r.data) },
+      }),
+    );
     // Delivery is asynchronous: wait until the courier marks the message sent.
-    const msg = await vi.waitFor(async () => {
-      const latest = await latestMail(svc.adminUrl, 'smtp@example.com');
-      expect(latest?.status).toBe('sent');
-      return latest;
-    }, { timeout: 5000, interval: 10 });
+    const msg = await vi.waitFor(
+      async () => {
+        const latest = await latestMail(svc.adminUrl, 'smtp@example.com');
+        expect(latest?.status).toBe('sent');
+        return latest;
+      },
+      { timeout: 5000, interval: 10 },
+    );
     expect(msg).toMatchObject({ status: 'sent', send_count: 1, template_type: 'verification_code_valid' });
     expect(msg.dispatches[0].status).toBe('success');
     expect(received).toHaveLength(1);

@@ -21,11 +21,15 @@ const hasSpec = existsSync(specPath);
 const SPEC_PATCHES: { why: string; apply: (spec: any) => void }[] = [
   {
     why: 'genericError.details is generated as `additionalProperties: false`, yet Kratos fills it (CSRF docs/hint/reject_reason, expired-flow redirect_to/return_to; contract §1.4, §6.2)',
-    apply: (spec) => { spec.components.schemas.genericError.properties.details.additionalProperties = true; },
+    apply: (spec) => {
+      spec.components.schemas.genericError.properties.details.additionalProperties = true;
+    },
   },
   {
     why: 'errorBrowserLocationChangeRequired.error references errorGeneric (a nested {error:{…}}), yet Kratos emits the flat error object next to redirect_browser_to (contract §1.2, §19.3)',
-    apply: (spec) => { spec.components.schemas.errorBrowserLocationChangeRequired.properties.error = { $ref: '#/components/schemas/genericError' }; },
+    apply: (spec) => {
+      spec.components.schemas.errorBrowserLocationChangeRequired.properties.error = { $ref: '#/components/schemas/genericError' };
+    },
   },
 ];
 
@@ -59,8 +63,12 @@ function pathMatcher(spec: any) {
 
 describe.skipIf(!hasSpec)('responses match the Kratos OpenAPI schemas', () => {
   let svc: Awaited<ReturnType<typeof startTestIdentity>>;
-  beforeAll(async () => { svc = await startTestIdentity(); });
-  afterAll(async () => { await svc.close(); });
+  beforeAll(async () => {
+    svc = await startTestIdentity();
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
 
   it('validates every recorded response body', async () => {
     recorded.length = 0;
@@ -76,27 +84,87 @@ describe.skipIf(!hasSpec)('responses match the Kratos OpenAPI schemas', () => {
     const lf = await call(jar, api.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
     await call(undefined, api.frontend.getLoginFlow({ id: lf.data.id }));
     await call(jar, api.frontend.getLoginFlow({ id: '00000000-0000-4000-8000-000000000000', cookie: jar.header() }));
-    await call(jar, api.frontend.updateLoginFlow({ flow: lf.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: 'x@example.com', password: 'nope-nope', csrf_token: csrfOf(lf.data) } }));
-    await call(jar, api.frontend.updateLoginFlow({ flow: lf.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: 'x@example.com', password: 'nope-nope', csrf_token: 'bad' } }));
+    await call(
+      jar,
+      api.frontend.updateLoginFlow({
+        flow: lf.data.id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: 'x@example.com', password: 'nope-nope', csrf_token: csrfOf(lf.data) },
+      }),
+    );
+    await call(
+      jar,
+      api.frontend.updateLoginFlow({
+        flow: lf.data.id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: 'x@example.com', password: 'nope-nope', csrf_token: 'bad' },
+      }),
+    );
     const rf = await call(jar, api.frontend.createBrowserRegistrationFlow({}, { headers: { cookie: jar.header() } }));
-    await call(jar, api.frontend.updateRegistrationFlow({ flow: rf.data.id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'password', traits: { email: 'bad' }, password: 'password', csrf_token: csrfOf(rf.data) } }));
-    const created = await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'admin-made@example.com', name: 'Admin' }, verifiable_addresses: [{ value: 'admin-made@example.com', verified: true, via: 'email', status: 'completed' }], credentials: { password: { config: { password: 'an admin chosen pass' } } } } }));
+    await call(
+      jar,
+      api.frontend.updateRegistrationFlow({
+        flow: rf.data.id,
+        cookie: jar.header(),
+        updateRegistrationFlowBody: { method: 'password', traits: { email: 'bad' }, password: 'password', csrf_token: csrfOf(rf.data) },
+      }),
+    );
+    const created = await call(
+      undefined,
+      api.identity.createIdentity({
+        createIdentityBody: {
+          schema_id: 'default',
+          traits: { email: 'admin-made@example.com', name: 'Admin' },
+          verifiable_addresses: [{ value: 'admin-made@example.com', verified: true, via: 'email', status: 'completed' }],
+          credentials: { password: { config: { password: 'an admin chosen pass' } } },
+        },
+      }),
+    );
     const id = created.data.id;
     await call(undefined, api.identity.getIdentity({ id, includeCredential: ['password'] }));
     await call(undefined, api.identity.listIdentities({ credentialsIdentifier: 'admin-made@example.com' }));
     await call(undefined, api.identity.patchIdentity({ id, jsonPatch: [{ op: 'replace', path: '/traits/name', value: 'Patched' }] }));
-    await call(undefined, api.identity.updateIdentity({ id, updateIdentityBody: { schema_id: 'default', state: 'active', traits: { email: 'admin-made@example.com', name: 'Put' } } }));
+    await call(
+      undefined,
+      api.identity.updateIdentity({
+        id,
+        updateIdentityBody: { schema_id: 'default', state: 'active', traits: { email: 'admin-made@example.com', name: 'Put' } },
+      }),
+    );
     await call(undefined, api.identity.getIdentity({ id: '00000000-0000-4000-8000-000000000000' }));
-    await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email: 'admin-made@example.com' }, credentials: { password: { config: { password: 'an admin chosen pass' } } } } }));
+    await call(
+      undefined,
+      api.identity.createIdentity({
+        createIdentityBody: {
+          schema_id: 'default',
+          traits: { email: 'admin-made@example.com' },
+          credentials: { password: { config: { password: 'an admin chosen pass' } } },
+        },
+      }),
+    );
     await call(undefined, api.identity.createRecoveryLinkForIdentity({ createRecoveryLinkForIdentityBody: { identity_id: id, expires_in: '5m' } }));
     await call(undefined, api.identity.createRecoveryCodeForIdentity({ createRecoveryCodeForIdentityBody: { identity_id: id, expires_in: '5m' } }));
     await call(undefined, api.identity.listIdentitySessions({ id }));
     await call(undefined, api.courier.listCourierMessages({}));
     const ver = await call(jar, api.frontend.createBrowserVerificationFlow({}, { headers: { cookie: jar.header() } }));
-    await call(jar, api.frontend.updateVerificationFlow({ flow: ver.data.id, cookie: jar.header(), updateVerificationFlowBody: { method: 'code', email: 'admin-made@example.com', csrf_token: csrfOf(ver.data) } }));
+    await call(
+      jar,
+      api.frontend.updateVerificationFlow({
+        flow: ver.data.id,
+        cookie: jar.header(),
+        updateVerificationFlowBody: { method: 'code', email: 'admin-made@example.com', csrf_token: csrfOf(ver.data) },
+      }),
+    );
     const vm = await latestMail(svc.adminUrl, 'admin-made@example.com');
     const again = await call(jar, api.frontend.getVerificationFlow({ id: ver.data.id, cookie: jar.header() }));
-    await call(jar, api.frontend.updateVerificationFlow({ flow: ver.data.id, cookie: jar.header(), updateVerificationFlowBody: { method: 'code', code: codeIn(vm.body), csrf_token: csrfOf(again.data) } }));
+    await call(
+      jar,
+      api.frontend.updateVerificationFlow({
+        flow: ver.data.id,
+        cookie: jar.header(),
+        updateVerificationFlowBody: { method: 'code', code: codeIn(vm.body), csrf_token: csrfOf(again.data) },
+      }),
+    );
     await call(undefined, api.courier.getCourierMessage({ id: vm.id }));
     await call(undefined, api.frontend.getFlowError({ id: 'nope' }));
 
@@ -115,11 +183,20 @@ describe.skipIf(!hasSpec)('responses match the Kratos OpenAPI schemas', () => {
       const u = new URL(r.url);
       const path = u.pathname.replace(/^\/admin(?=\/)/, u.origin === svc.adminUrl ? '/admin' : '');
       const entry = find(path);
-      if (!entry) { failures.push(`${r.method} ${path}: no such path in the spec`); continue; }
+      if (!entry) {
+        failures.push(`${r.method} ${path}: no such path in the spec`);
+        continue;
+      }
       const op = spec.paths[entry.tpl][r.method.toLowerCase()];
-      if (!op) { failures.push(`${r.method} ${entry.tpl}: no such operation in the spec`); continue; }
+      if (!op) {
+        failures.push(`${r.method} ${entry.tpl}: no such operation in the spec`);
+        continue;
+      }
       const resp = op.responses[String(r.status)] ?? op.responses.default;
-      if (!resp) { failures.push(`${r.method} ${entry.tpl} ${r.status}: status not documented`); continue; }
+      if (!resp) {
+        failures.push(`${r.method} ${entry.tpl} ${r.status}: status not documented`);
+        continue;
+      }
       const resolved = resp.$ref ? spec.components.responses[resp.$ref.split('/').pop()] : resp;
       const schema = resolved?.content?.['application/json']?.schema;
       if (!schema) continue;

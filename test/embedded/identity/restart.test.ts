@@ -16,11 +16,30 @@ describe('restart', () => {
     const jar = new CookieJar();
     let api = sdk(first.publicUrl, first.adminUrl);
     let r = await call(jar, api.frontend.createBrowserRegistrationFlow({}, { headers: { cookie: jar.header() } }));
-    r = await call(jar, api.frontend.updateRegistrationFlow({ flow: r.data.id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'password', traits: { email: 'restart@example.com', name: 'Re' }, password: 'a sturdy passphrase', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateRegistrationFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateRegistrationFlowBody: {
+          method: 'password',
+          traits: { email: 'restart@example.com', name: 'Re' },
+          password: 'a sturdy passphrase',
+          csrf_token: csrfOf(r.data),
+        },
+      }),
+    );
     expect(r.status).toBe(200);
     const identityId = r.data.identity.id;
     r = await call(jar, api.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
-    r = await call(jar, api.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: 'restart@example.com', password: 'a sturdy passphrase', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateLoginFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: 'restart@example.com', password: 'a sturdy passphrase', csrf_token: csrfOf(r.data) },
+      }),
+    );
     expect(r.status).toBe(200);
     const sessionId = r.data.session.id;
     const settings = await call(jar, api.frontend.createBrowserSettingsFlow({ cookie: jar.header() }));
@@ -47,7 +66,14 @@ describe('restart', () => {
       // The password still verifies.
       const jar2 = new CookieJar();
       r = await call(jar2, api.frontend.createBrowserLoginFlow({ cookie: jar2.header() }));
-      r = await call(jar2, api.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar2.header(), updateLoginFlowBody: { method: 'password', identifier: 'restart@example.com', password: 'a sturdy passphrase', csrf_token: csrfOf(r.data) } }));
+      r = await call(
+        jar2,
+        api.frontend.updateLoginFlow({
+          flow: r.data.id,
+          cookie: jar2.header(),
+          updateLoginFlowBody: { method: 'password', identifier: 'restart@example.com', password: 'a sturdy passphrase', csrf_token: csrfOf(r.data) },
+        }),
+      );
       expect(r.status).toBe(200);
     } finally {
       await second.close();

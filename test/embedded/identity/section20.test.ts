@@ -14,17 +14,29 @@ beforeAll(async () => {
   svc = await startTestIdentity();
   api = sdk(svc.publicUrl, svc.adminUrl);
 });
-afterAll(async () => { await svc.close(); });
+afterAll(async () => {
+  await svc.close();
+});
 
 async function register(email = uniqueEmail(), password = PASSWORD): Promise<string> {
-  const r = await call(undefined, api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email }, credentials: { password: { config: { password } } } } }));
+  const r = await call(
+    undefined,
+    api.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email }, credentials: { password: { config: { password } } } } }),
+  );
   expect(r.status).toBe(201);
   return email;
 }
 
 async function login(jar: CookieJar, email: string, password = PASSWORD) {
   let r = await call(jar, api.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
-  r = await call(jar, api.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password, csrf_token: csrfOf(r.data) } }));
+  r = await call(
+    jar,
+    api.frontend.updateLoginFlow({
+      flow: r.data.id,
+      cookie: jar.header(),
+      updateLoginFlowBody: { method: 'password', identifier: email, password, csrf_token: csrfOf(r.data) },
+    }),
+  );
   expect(r.status).toBe(200);
   return r;
 }
@@ -35,20 +47,45 @@ describe('contract §20', () => {
     let r = await call(jar, api.frontend.createBrowserRegistrationFlow({}, { headers: { cookie: jar.header() } }));
     const id = r.data.id;
     expect(r.data.ui.nodes.map((x: any) => `${x.attributes.name}[${x.group}]`)).toEqual([
-      'csrf_token[default]', 'traits.email[default]', 'traits.name[default]', 'traits.avatarRemoteId[default]', 'traits.loginService[default]', 'method[profile]',
+      'csrf_token[default]',
+      'traits.email[default]',
+      'traits.name[default]',
+      'traits.avatarRemoteId[default]',
+      'traits.loginService[default]',
+      'method[profile]',
     ]);
-    r = await call(jar, api.frontend.updateRegistrationFlow({ flow: id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'profile', csrf_token: csrfOf(r.data), traits: { email: uniqueEmail(), name: 'Ada' } } as any }));
+    r = await call(
+      jar,
+      api.frontend.updateRegistrationFlow({
+        flow: id,
+        cookie: jar.header(),
+        updateRegistrationFlowBody: { method: 'profile', csrf_token: csrfOf(r.data), traits: { email: uniqueEmail(), name: 'Ada' } } as any,
+      }),
+    );
     expect(r.status).toBe(400);
     expect(r.data.id).toBe(id);
     expect(r.data.error).toBeUndefined();
     expect(r.data.state).toBe('choose_method');
     expect(r.data.ui.messages).toEqual([{ id: 1040009, text: 'Please choose a credential to authenticate yourself with.', type: 'info' }]);
     expect(r.data.ui.nodes.map((x: any) => `${x.attributes.name}(${x.attributes.type})[${x.group}]`)).toEqual([
-      'csrf_token(hidden)[default]', 'traits.email(hidden)[default]', 'password(password)[password]', 'traits.name(hidden)[default]',
-      'traits.avatarRemoteId(hidden)[default]', 'traits.loginService(hidden)[default]', 'method(submit)[password]', 'screen(submit)[profile]',
+      'csrf_token(hidden)[default]',
+      'traits.email(hidden)[default]',
+      'password(password)[password]',
+      'traits.name(hidden)[default]',
+      'traits.avatarRemoteId(hidden)[default]',
+      'traits.loginService(hidden)[default]',
+      'method(submit)[password]',
+      'screen(submit)[profile]',
     ]);
     expect(node(r.data, 'screen').meta.label).toEqual({ id: 1040008, text: 'Back', type: 'info' });
-    r = await call(jar, api.frontend.updateRegistrationFlow({ flow: id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'profile', screen: 'previous', csrf_token: csrfOf(r.data), traits: { email: 'x@example.com' } } as any }));
+    r = await call(
+      jar,
+      api.frontend.updateRegistrationFlow({
+        flow: id,
+        cookie: jar.header(),
+        updateRegistrationFlowBody: { method: 'profile', screen: 'previous', csrf_token: csrfOf(r.data), traits: { email: 'x@example.com' } } as any,
+      }),
+    );
     expect(r.status).toBe(400);
     expect(r.data.id).toBe(id);
     expect(node(r.data, 'traits.email').attributes).toMatchObject({ type: 'email', value: 'x@example.com' });
@@ -59,27 +96,71 @@ describe('contract §20', () => {
     const jar = new CookieJar();
     let r = await call(jar, api.frontend.createBrowserRegistrationFlow({}, { headers: { cookie: jar.header() } }));
     const id = r.data.id;
-    r = await call(jar, api.frontend.updateRegistrationFlow({ flow: id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'profile', csrf_token: csrfOf(r.data), traits: { email: 'not-an-email', name: 'Ada' } } as any }));
+    r = await call(
+      jar,
+      api.frontend.updateRegistrationFlow({
+        flow: id,
+        cookie: jar.header(),
+        updateRegistrationFlowBody: { method: 'profile', csrf_token: csrfOf(r.data), traits: { email: 'not-an-email', name: 'Ada' } } as any,
+      }),
+    );
     expect(r.status).toBe(400);
     expect(r.data.id).toBe(id);
-    expect(node(r.data, 'traits.email').messages).toEqual([{ id: 4000040, text: 'Enter a valid email address', type: 'error', context: { value: 'not-an-email' } }]);
+    expect(node(r.data, 'traits.email').messages).toEqual([
+      { id: 4000040, text: 'Enter a valid email address', type: 'error', context: { value: 'not-an-email' } },
+    ]);
     expect(node(r.data, 'traits.email').attributes.value).toBe('not-an-email');
     // Password too short → 4000032 on the password node.
-    r = await call(jar, api.frontend.updateRegistrationFlow({ flow: id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'password', csrf_token: csrfOf(r.data), traits: { email: uniqueEmail() }, password: 'short' } }));
+    r = await call(
+      jar,
+      api.frontend.updateRegistrationFlow({
+        flow: id,
+        cookie: jar.header(),
+        updateRegistrationFlowBody: { method: 'password', csrf_token: csrfOf(r.data), traits: { email: uniqueEmail() }, password: 'short' },
+      }),
+    );
     expect(r.status).toBe(400);
-    expect(node(r.data, 'password').messages[0]).toEqual({ id: 4000032, text: 'The password must be at least 8 characters long, but got 5.', type: 'error', context: { actual_length: 5, min_length: 8 } });
+    expect(node(r.data, 'password').messages[0]).toEqual({
+      id: 4000032,
+      text: 'The password must be at least 8 characters long, but got 5.',
+      type: 'error',
+      context: { actual_length: 5, min_length: 8 },
+    });
     // Login: missing password → 4000002 on the node.
     r = await call(jar, api.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
-    r = await call(jar, api.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: 'a@example.com', password: '', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateLoginFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: 'a@example.com', password: '', csrf_token: csrfOf(r.data) },
+      }),
+    );
     expect(r.status).toBe(400);
-    expect(node(r.data, 'password').messages).toEqual([{ id: 4000002, text: 'Property password is missing.', type: 'error', context: { property: 'password' } }]);
+    expect(node(r.data, 'password').messages).toEqual([
+      { id: 4000002, text: 'Property password is missing.', type: 'error', context: { property: 'password' } },
+    ]);
     // A CSRF failure is not a form error: envelope.
-    r = await call(jar, api.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: 'a@example.com', password: 'x', csrf_token: 'bogus' } }));
+    r = await call(
+      jar,
+      api.frontend.updateLoginFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: 'a@example.com', password: 'x', csrf_token: 'bogus' },
+      }),
+    );
     expect(r.status).toBe(403);
     expect(r.data.error.id).toBe('security_csrf_violation');
     expect(r.data.ui).toBeUndefined();
     // Unknown flow: 404 envelope.
-    r = await call(jar, api.frontend.updateLoginFlow({ flow: '00000000-0000-4000-8000-000000000000', cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: 'a', password: 'b', csrf_token: 'c' } }));
+    r = await call(
+      jar,
+      api.frontend.updateLoginFlow({
+        flow: '00000000-0000-4000-8000-000000000000',
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: 'a', password: 'b', csrf_token: 'c' },
+      }),
+    );
     expect(r.status).toBe(404);
     expect(r.data.error.code).toBe(404);
   });
@@ -168,22 +249,51 @@ describe('contract §20', () => {
     expect(t1).toHaveLength(88);
     expect(jar.get('csrf_token_')).toHaveLength(44);
     // Header only (no body token) is rejected.
-    r = await call(jar, api.frontend.updateLoginFlow({ flow: id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: 'wrong-password-1' } as any }, { headers: { 'X-CSRF-Token': t1 } }));
+    r = await call(
+      jar,
+      api.frontend.updateLoginFlow(
+        { flow: id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: 'wrong-password-1' } as any },
+        { headers: { 'X-CSRF-Token': t1 } },
+      ),
+    );
     expect(r.status).toBe(403);
-    expect(r.data.error.details.hint).toBe('The anti-CSRF cookie was found but the CSRF token was not included in the HTTP request body (csrf_token) nor in the HTTP Header (X-CSRF-Token).');
+    expect(r.data.error.details.hint).toBe(
+      'The anti-CSRF cookie was found but the CSRF token was not included in the HTTP request body (csrf_token) nor in the HTTP Header (X-CSRF-Token).',
+    );
     // Every masked value validates.
     for (const t of [t1, t2]) {
-      r = await call(jar, api.frontend.updateLoginFlow({ flow: id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: 'wrong-password-1', csrf_token: t } }));
+      r = await call(
+        jar,
+        api.frontend.updateLoginFlow({
+          flow: id,
+          cookie: jar.header(),
+          updateLoginFlowBody: { method: 'password', identifier: email, password: 'wrong-password-1', csrf_token: t },
+        }),
+      );
       expect(r.status).toBe(400);
     }
-    r = await call(jar, api.frontend.updateLoginFlow({ flow: id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: t3 } }));
+    r = await call(
+      jar,
+      api.frontend.updateLoginFlow({
+        flow: id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: t3 },
+      }),
+    );
     expect(r.status).toBe(200);
     // A token from another browser does not.
     const other = new CookieJar();
     const o = await call(other, api.frontend.createBrowserLoginFlow({ cookie: other.header() }));
     const j3 = new CookieJar();
     const f3 = await call(j3, api.frontend.createBrowserLoginFlow({ cookie: j3.header() }));
-    r = await call(j3, api.frontend.updateLoginFlow({ flow: f3.data.id, cookie: j3.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(o.data) } }));
+    r = await call(
+      j3,
+      api.frontend.updateLoginFlow({
+        flow: f3.data.id,
+        cookie: j3.header(),
+        updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(o.data) },
+      }),
+    );
     expect(r.status).toBe(403);
     expect(r.data.error.details.reject_reason).toMatch(/do not match/);
   });
@@ -194,14 +304,32 @@ describe('contract §20', () => {
     const login1 = await call(jar, api.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
     const reg = await call(jar, api.frontend.createBrowserRegistrationFlow({}, { headers: { cookie: jar.header() } }));
     await login(jar, email);
-    let r = await call(jar, api.frontend.updateLoginFlow({ flow: login1.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(login1.data) } }));
+    let r = await call(
+      jar,
+      api.frontend.updateLoginFlow({
+        flow: login1.data.id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(login1.data) },
+      }),
+    );
     expect(r.status).toBe(400);
     expect(r.data.id).toBe(login1.data.id);
     const text = 'A valid session was detected and thus login is not possible. Did you forget to set `?refresh=true`?';
     expect(r.data.ui.messages).toEqual([{ id: 4000001, text, type: 'error', context: { reason: text } }]);
-    r = await call(jar, api.frontend.updateRegistrationFlow({ flow: reg.data.id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'password', traits: { email: uniqueEmail() }, password: PASSWORD, csrf_token: csrfOf(reg.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateRegistrationFlow({
+        flow: reg.data.id,
+        cookie: jar.header(),
+        updateRegistrationFlowBody: { method: 'password', traits: { email: uniqueEmail() }, password: PASSWORD, csrf_token: csrfOf(reg.data) },
+      }),
+    );
     expect(r.status).toBe(400);
-    expect(r.data.error).toMatchObject({ id: 'session_already_available', code: 400, reason: 'A valid session was detected and thus registration is not possible.' });
+    expect(r.data.error).toMatchObject({
+      id: 'session_already_available',
+      code: 400,
+      reason: 'A valid session was detected and thus registration is not possible.',
+    });
     expect(r.data.ui).toBeUndefined();
     // Creating a login flow while signed in: 400 envelope.
     r = await call(jar, api.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
@@ -212,11 +340,23 @@ describe('contract §20', () => {
   it('8. whoami 401 has no error.id; settings and logout 401 carry session_inactive and CredentialsMissing', async () => {
     let r = await call(undefined, api.frontend.toSession({}));
     expect(r.status).toBe(401);
-    expect(r.data).toEqual({ error: { code: 401, status: 'Unauthorized', reason: 'No valid session credentials found in the request.', message: 'The request could not be authorized' } });
+    expect(r.data).toEqual({
+      error: {
+        code: 401,
+        status: 'Unauthorized',
+        reason: 'No valid session credentials found in the request.',
+        message: 'The request could not be authorized',
+      },
+    });
     expect(r.headers['ory-error-id']).toBe('');
     r = await call(undefined, api.frontend.createBrowserSettingsFlow({}));
     expect(r.status).toBe(401);
-    expect(r.data.error).toMatchObject({ id: 'session_inactive', code: 401, reason: 'No active session was found in this request.', message: 'request does not have a valid authentication session' });
+    expect(r.data.error).toMatchObject({
+      id: 'session_inactive',
+      code: 401,
+      reason: 'No active session was found in this request.',
+      message: 'request does not have a valid authentication session',
+    });
     expect(r.data).toHaveProperty('CredentialsMissing');
     expect(r.headers['ory-error-id']).toBe('session_inactive');
     r = await call(undefined, api.frontend.createBrowserLogoutFlow({}));
@@ -231,25 +371,67 @@ describe('contract §20', () => {
     let r = await call(jar, api.frontend.createBrowserRecoveryFlow({}, { headers: { cookie: jar.header() } }));
     const recId = r.data.id;
     expect(r.data.active).toBe('code');
-    r = await call(jar, api.frontend.updateRecoveryFlow({ flow: recId, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfOf(r.data) } }));
-    expect(r.data.ui.nodes.map((x: any) => `${x.attributes.name}(${x.attributes.type})`)).toEqual(['csrf_token(hidden)', 'code(text)', 'method(hidden)', 'method(submit)', 'email(submit)']);
-    r = await call(jar, api.frontend.updateRecoveryFlow({ flow: recId, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', code: '000000', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateRecoveryFlow({ flow: recId, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfOf(r.data) } }),
+    );
+    expect(r.data.ui.nodes.map((x: any) => `${x.attributes.name}(${x.attributes.type})`)).toEqual([
+      'csrf_token(hidden)',
+      'code(text)',
+      'method(hidden)',
+      'method(submit)',
+      'email(submit)',
+    ]);
+    r = await call(
+      jar,
+      api.frontend.updateRecoveryFlow({
+        flow: recId,
+        cookie: jar.header(),
+        updateRecoveryFlowBody: { method: 'code', code: '000000', csrf_token: csrfOf(r.data) },
+      }),
+    );
     expect(r.status).toBe(200);
     expect(r.data.ui.messages).toEqual([{ id: 4060006, text: 'The recovery code is invalid or has already been used. Please try again.', type: 'error' }]);
     const mail = await latestMail(svc.adminUrl, email);
-    r = await call(jar, api.frontend.updateRecoveryFlow({ flow: recId, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', code: codeIn(mail.body), csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateRecoveryFlow({
+        flow: recId,
+        cookie: jar.header(),
+        updateRecoveryFlowBody: { method: 'code', code: codeIn(mail.body), csrf_token: csrfOf(r.data) },
+      }),
+    );
     expect(r.status).toBe(422);
-    expect(r.data.error).toMatchObject({ id: 'browser_location_change_required', code: 422, status: 'Unprocessable Entity', message: 'browser location change required' });
+    expect(r.data.error).toMatchObject({
+      id: 'browser_location_change_required',
+      code: 422,
+      status: 'Unprocessable Entity',
+      message: 'browser location change required',
+    });
     expect(r.data.redirect_browser_to).toMatch(new RegExp(`^${APP}/profile-settings\\?flow=`));
 
     const vjar = new CookieJar();
     r = await call(vjar, api.frontend.createBrowserVerificationFlow({}, { headers: { cookie: vjar.header() } }));
     const verId = r.data.id;
     expect(r.data.ui.nodes.map((x: any) => x.attributes.name)).toEqual(['email', 'method', 'csrf_token']);
-    r = await call(vjar, api.frontend.updateVerificationFlow({ flow: verId, cookie: vjar.header(), updateVerificationFlowBody: { method: 'code', email, csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      vjar,
+      api.frontend.updateVerificationFlow({
+        flow: verId,
+        cookie: vjar.header(),
+        updateVerificationFlowBody: { method: 'code', email, csrf_token: csrfOf(r.data) },
+      }),
+    );
     expect(r.status).toBe(200);
     expect(r.data.ui.messages[0].id).toBe(1080003);
-    r = await call(vjar, api.frontend.updateVerificationFlow({ flow: verId, cookie: vjar.header(), updateVerificationFlowBody: { method: 'code', code: '000000', csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      vjar,
+      api.frontend.updateVerificationFlow({
+        flow: verId,
+        cookie: vjar.header(),
+        updateVerificationFlowBody: { method: 'code', code: '000000', csrf_token: csrfOf(r.data) },
+      }),
+    );
     expect(r.status).toBe(200);
     expect(r.data.ui.messages).toEqual([{ id: 4070006, text: 'The verification code is invalid or has already been used. Please try again.', type: 'error' }]);
   });
@@ -257,18 +439,34 @@ describe('contract §20', () => {
   it('10. no session after registration unless the session hook is configured', async () => {
     const jar = new CookieJar();
     let r = await call(jar, api.frontend.createBrowserRegistrationFlow({}, { headers: { cookie: jar.header() } }));
-    r = await call(jar, api.frontend.updateRegistrationFlow({ flow: r.data.id, cookie: jar.header(), updateRegistrationFlowBody: { method: 'password', traits: { email: uniqueEmail() }, password: PASSWORD, csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateRegistrationFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateRegistrationFlowBody: { method: 'password', traits: { email: uniqueEmail() }, password: PASSWORD, csrf_token: csrfOf(r.data) },
+      }),
+    );
     expect(r.status).toBe(200);
     expect(r.data.session).toBeUndefined();
     expect(String(r.headers['set-cookie'] ?? '')).not.toContain('ory_kratos_session');
     expect((await call(jar, api.frontend.toSession({ cookie: jar.header() }))).status).toBe(401);
 
-    const withHook = await startTestIdentity({ config: { selfservice: { flows: { registration: { after: { password: { hooks: [{ hook: 'session' }] } } } } } } });
+    const withHook = await startTestIdentity({
+      config: { selfservice: { flows: { registration: { after: { password: { hooks: [{ hook: 'session' }] } } } } } },
+    });
     try {
       const api2 = sdk(withHook.publicUrl, withHook.adminUrl);
       const j2 = new CookieJar();
       r = await call(j2, api2.frontend.createBrowserRegistrationFlow({}, { headers: { cookie: j2.header() } }));
-      r = await call(j2, api2.frontend.updateRegistrationFlow({ flow: r.data.id, cookie: j2.header(), updateRegistrationFlowBody: { method: 'password', traits: { email: uniqueEmail() }, password: PASSWORD, csrf_token: csrfOf(r.data) } }));
+      r = await call(
+        j2,
+        api2.frontend.updateRegistrationFlow({
+          flow: r.data.id,
+          cookie: j2.header(),
+          updateRegistrationFlowBody: { method: 'password', traits: { email: uniqueEmail() }, password: PASSWORD, csrf_token: csrfOf(r.data) },
+        }),
+      );
       expect(r.status).toBe(200);
       expect(r.data.session.identity.id).toBe(r.data.identity.id);
       expect((await call(j2, api2.frontend.toSession({ cookie: j2.header() }))).status).toBe(200);
@@ -284,7 +482,14 @@ describe('contract §20', () => {
     let r = await call(jar, api.frontend.createBrowserSettingsFlow({ cookie: jar.header() }));
     const id = r.data.id;
     expect(r.data.state).toBe('show_form');
-    r = await call(jar, api.frontend.updateSettingsFlow({ flow: id, cookie: jar.header(), updateSettingsFlowBody: { method: 'profile', traits: { email, name: 'Renamed' }, csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateSettingsFlow({
+        flow: id,
+        cookie: jar.header(),
+        updateSettingsFlowBody: { method: 'profile', traits: { email, name: 'Renamed' }, csrf_token: csrfOf(r.data) },
+      }),
+    );
     expect(r.status).toBe(200);
     expect(r.data.state).toBe('success');
     expect(r.data.ui.messages).toEqual([{ id: 1050001, text: 'Your changes have been saved!', type: 'success' }]);
@@ -304,9 +509,19 @@ describe('contract §20', () => {
     const jar = new CookieJar();
     r = await call(jar, api.frontend.createBrowserRecoveryFlow({}, { headers: { cookie: jar.header() } }));
     const recId = r.data.id;
-    r = await call(jar, api.frontend.updateRecoveryFlow({ flow: recId, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateRecoveryFlow({ flow: recId, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfOf(r.data) } }),
+    );
     const before = jar.get('csrf_token_');
-    r = await call(jar, api.frontend.updateRecoveryFlow({ flow: recId, cookie: jar.header(), updateRecoveryFlowBody: { method: 'code', code: codeIn((await latestMail(svc.adminUrl, email)).body), csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api.frontend.updateRecoveryFlow({
+        flow: recId,
+        cookie: jar.header(),
+        updateRecoveryFlowBody: { method: 'code', code: codeIn((await latestMail(svc.adminUrl, email)).body), csrf_token: csrfOf(r.data) },
+      }),
+    );
     expect(r.status).toBe(422);
     const sc = (r.headers['set-cookie'] as string[]).join('\n');
     expect(sc).toMatch(/ory_kratos_session=[^;]+; Path=\/; Expires=[^;]+; Max-Age=\d+; HttpOnly; SameSite=Lax/);
@@ -333,9 +548,17 @@ describe('contract §20', () => {
   it('14. return_to is validated at creation and at completion; an empty allow-list rejects app URLs', async () => {
     let r = await call(undefined, api.frontend.createBrowserLoginFlow({ returnTo: 'https://evil.example/x' }));
     expect(r.status).toBe(400);
-    expect(r.data.error).toEqual({ id: 'self_service_flow_return_to_forbidden', code: 400, status: 'Bad Request', reason: 'Requested return_to URL "https://evil.example/x" is not allowed.', message: 'The request was malformed or contained invalid parameters' });
+    expect(r.data.error).toEqual({
+      id: 'self_service_flow_return_to_forbidden',
+      code: 400,
+      status: 'Bad Request',
+      reason: 'Requested return_to URL "https://evil.example/x" is not allowed.',
+      message: 'The request was malformed or contained invalid parameters',
+    });
     for (const p of ['registration', 'recovery', 'verification', 'settings']) {
-      const res = await fetch(`${svc.publicUrl}/self-service/${p}/browser?return_to=${encodeURIComponent('https://evil.example/x')}`, { headers: { accept: 'application/json' } });
+      const res = await fetch(`${svc.publicUrl}/self-service/${p}/browser?return_to=${encodeURIComponent('https://evil.example/x')}`, {
+        headers: { accept: 'application/json' },
+      });
       expect(res.status, p).toBe(400);
       expect(((await res.json()) as any).error.id).toBe('self_service_flow_return_to_forbidden');
     }
@@ -356,7 +579,14 @@ describe('contract §20', () => {
     const saved = svc.config.selfservice.allowed_return_urls;
     svc.config.selfservice.allowed_return_urls = [];
     try {
-      r = await call(jar, api.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(r.data) } }));
+      r = await call(
+        jar,
+        api.frontend.updateLoginFlow({
+          flow: r.data.id,
+          cookie: jar.header(),
+          updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(r.data) },
+        }),
+      );
       expect(r.status).toBe(200);
       expect(r.data.continue_with[0].redirect_browser_to).toBe(`${APP}/`);
       // Empty allow-list: every app URL is rejected at creation.
@@ -386,9 +616,29 @@ describe('contract §20', () => {
       }
     }
     expect('organization_id' in rec.data).toBe(false);
-    expect(Object.keys(l.data)).toEqual(['id', 'organization_id', 'type', 'expires_at', 'issued_at', 'request_url', 'ui', 'created_at', 'updated_at', 'refresh', 'requested_aal', 'state']);
+    expect(Object.keys(l.data)).toEqual([
+      'id',
+      'organization_id',
+      'type',
+      'expires_at',
+      'issued_at',
+      'request_url',
+      'ui',
+      'created_at',
+      'updated_at',
+      'refresh',
+      'requested_aal',
+      'state',
+    ]);
     expect(s.data.ui.nodes.map((x: any) => `${x.attributes.name}[${x.group}]`)).toEqual([
-      'csrf_token[default]', 'traits.email[profile]', 'traits.name[profile]', 'traits.avatarRemoteId[profile]', 'traits.loginService[profile]', 'method[profile]', 'password[password]', 'method[password]',
+      'csrf_token[default]',
+      'traits.email[profile]',
+      'traits.name[profile]',
+      'traits.avatarRemoteId[profile]',
+      'traits.loginService[profile]',
+      'method[profile]',
+      'password[password]',
+      'method[password]',
     ]);
   });
 });
@@ -403,22 +653,39 @@ describe('contract §20 with short lifespans', () => {
       config: {
         selfservice: {
           flows: {
-            login: { lifespan: '1200ms' }, registration: { lifespan: '1200ms' }, settings: { lifespan: '1200ms', privileged_session_max_age: '1ms' },
-            recovery: { lifespan: '1200ms' }, verification: { lifespan: '1200ms' },
+            login: { lifespan: '1200ms' },
+            registration: { lifespan: '1200ms' },
+            settings: { lifespan: '1200ms', privileged_session_max_age: '1ms' },
+            recovery: { lifespan: '1200ms' },
+            verification: { lifespan: '1200ms' },
           },
         },
       },
     });
     api2 = sdk(short.publicUrl, short.adminUrl);
   });
-  afterAll(async () => { await short.close(); });
+  afterAll(async () => {
+    await short.close();
+  });
 
   it('6. expired submit: login/registration/settings → 410 with use_flow_id; recovery/verification → 303 to the new flow', async () => {
     const email = `exp-${Date.now()}@example.com`;
-    await call(undefined, api2.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email }, credentials: { password: { config: { password: PASSWORD } } } } }));
+    await call(
+      undefined,
+      api2.identity.createIdentity({
+        createIdentityBody: { schema_id: 'default', traits: { email }, credentials: { password: { config: { password: PASSWORD } } } },
+      }),
+    );
     const jar = new CookieJar();
     let r = await call(jar, api2.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
-    r = await call(jar, api2.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api2.frontend.updateLoginFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(r.data) },
+      }),
+    );
     const settings = await call(jar, api2.frontend.createBrowserSettingsFlow({ cookie: jar.header() }));
     const anon = new CookieJar();
     const login = await call(anon, api2.frontend.createBrowserLoginFlow({ cookie: anon.header() }));
@@ -427,7 +694,14 @@ describe('contract §20 with short lifespans', () => {
     const ver = await call(anon, api2.frontend.createBrowserVerificationFlow({}, { headers: { cookie: anon.header() } }));
     clock.advance(1300);
 
-    r = await call(anon, api2.frontend.updateLoginFlow({ flow: login.data.id, cookie: anon.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(login.data) } }));
+    r = await call(
+      anon,
+      api2.frontend.updateLoginFlow({
+        flow: login.data.id,
+        cookie: anon.header(),
+        updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(login.data) },
+      }),
+    );
     expect(r.status).toBe(410);
     expect(r.data.error).toMatchObject({ id: 'self_service_flow_expired', code: 410, status: 'Gone', message: 'self-service flow expired' });
     expect(r.data.use_flow_id).not.toBe(login.data.id);
@@ -438,59 +712,136 @@ describe('contract §20 with short lifespans', () => {
     expect(nf.data.ui.messages[0].id).toBe(4010001);
     expect(nf.data.ui.messages[0].text).toMatch(/^The login flow expired \d+\.\d\d minutes ago, please try again\.$/);
 
-    r = await call(anon, api2.frontend.updateRegistrationFlow({ flow: reg.data.id, cookie: anon.header(), updateRegistrationFlowBody: { method: 'profile', traits: { email: 'x@example.com' }, csrf_token: csrfOf(reg.data) } as any }));
+    r = await call(
+      anon,
+      api2.frontend.updateRegistrationFlow({
+        flow: reg.data.id,
+        cookie: anon.header(),
+        updateRegistrationFlowBody: { method: 'profile', traits: { email: 'x@example.com' }, csrf_token: csrfOf(reg.data) } as any,
+      }),
+    );
     expect(r.status).toBe(410);
     nf = await call(anon, api2.frontend.getRegistrationFlow({ id: r.data.use_flow_id, cookie: anon.header() }));
     expect(nf.data.ui.messages[0].id).toBe(4040001);
     expect(nf.data.return_to).toBe(`${APP}/after`);
 
-    r = await call(jar, api2.frontend.updateSettingsFlow({ flow: settings.data.id, cookie: jar.header(), updateSettingsFlowBody: { method: 'profile', traits: { email }, csrf_token: csrfOf(settings.data) } }));
+    r = await call(
+      jar,
+      api2.frontend.updateSettingsFlow({
+        flow: settings.data.id,
+        cookie: jar.header(),
+        updateSettingsFlowBody: { method: 'profile', traits: { email }, csrf_token: csrfOf(settings.data) },
+      }),
+    );
     expect(r.status).toBe(410);
     nf = await call(jar, api2.frontend.getSettingsFlow({ id: r.data.use_flow_id, cookie: jar.header() }));
     expect(nf.data.ui.messages[0].id).toBe(4050001);
 
     // Recovery/verification: the JSON caller gets a 303 to the new flow, axios follows it → 200 new flow.
-    r = await call(anon, api2.frontend.updateRecoveryFlow({ flow: rec.data.id, cookie: anon.header(), updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfOf(rec.data) } }));
+    r = await call(
+      anon,
+      api2.frontend.updateRecoveryFlow({
+        flow: rec.data.id,
+        cookie: anon.header(),
+        updateRecoveryFlowBody: { method: 'code', email, csrf_token: csrfOf(rec.data) },
+      }),
+    );
     expect(r.status).toBe(200);
     expect(r.data.id).not.toBe(rec.data.id);
     expect(r.data.ui.messages[0].id).toBe(4060005);
-    const raw = await fetch(`${short.publicUrl}/self-service/verification?flow=${ver.data.id}`, { method: 'POST', redirect: 'manual', headers: { accept: 'application/json', 'content-type': 'application/json', cookie: anon.header() }, body: JSON.stringify({ method: 'code', email, csrf_token: csrfOf(ver.data) }) });
+    const raw = await fetch(`${short.publicUrl}/self-service/verification?flow=${ver.data.id}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { accept: 'application/json', 'content-type': 'application/json', cookie: anon.header() },
+      body: JSON.stringify({ method: 'code', email, csrf_token: csrfOf(ver.data) }),
+    });
     expect(raw.status).toBe(303);
     expect(raw.headers.get('location')).toMatch(new RegExp(`^${short.publicUrl}/self-service/verification/flows\\?id=`));
-    r = await call(anon, api2.frontend.updateVerificationFlow({ flow: ver.data.id, cookie: anon.header(), updateVerificationFlowBody: { method: 'code', email, csrf_token: csrfOf(ver.data) } }));
+    r = await call(
+      anon,
+      api2.frontend.updateVerificationFlow({
+        flow: ver.data.id,
+        cookie: anon.header(),
+        updateVerificationFlowBody: { method: 'code', email, csrf_token: csrfOf(ver.data) },
+      }),
+    );
     expect(r.status).toBe(200);
     expect(r.data.ui.messages[0].id).toBe(4070005);
 
     // Expired GET: 410 with details.redirect_to.
     r = await call(anon, api2.frontend.getRegistrationFlow({ id: reg.data.id, cookie: anon.header() }));
     expect(r.status).toBe(410);
-    expect(r.data.error.details).toEqual({ redirect_to: `${short.publicUrl}/self-service/registration/browser?return_to=${encodeURIComponent(`${APP}/after`)}`, return_to: `${APP}/after` });
+    expect(r.data.error.details).toEqual({
+      redirect_to: `${short.publicUrl}/self-service/registration/browser?return_to=${encodeURIComponent(`${APP}/after`)}`,
+      return_to: `${APP}/after`,
+    });
   });
 
   it('12. privileged session: password always, profile only when identifiers change; 403 carries redirect_browser_to', async () => {
     const email = `priv-${Date.now()}@example.com`;
-    await call(undefined, api2.identity.createIdentity({ createIdentityBody: { schema_id: 'default', traits: { email }, credentials: { password: { config: { password: PASSWORD } } } } }));
+    await call(
+      undefined,
+      api2.identity.createIdentity({
+        createIdentityBody: { schema_id: 'default', traits: { email }, credentials: { password: { config: { password: PASSWORD } } } },
+      }),
+    );
     const jar = new CookieJar();
     let r = await call(jar, api2.frontend.createBrowserLoginFlow({ cookie: jar.header() }));
-    r = await call(jar, api2.frontend.updateLoginFlow({ flow: r.data.id, cookie: jar.header(), updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(r.data) } }));
+    r = await call(
+      jar,
+      api2.frontend.updateLoginFlow({
+        flow: r.data.id,
+        cookie: jar.header(),
+        updateLoginFlowBody: { method: 'password', identifier: email, password: PASSWORD, csrf_token: csrfOf(r.data) },
+      }),
+    );
     expect(r.status).toBe(200);
     clock.advance(5); // past privileged_session_max_age (1ms)
     const s = await call(jar, api2.frontend.createBrowserSettingsFlow({ cookie: jar.header() }));
     const id = s.data.id;
-    r = await call(jar, api2.frontend.updateSettingsFlow({ flow: id, cookie: jar.header(), updateSettingsFlowBody: { method: 'profile', traits: { email, name: 'Only name' }, csrf_token: csrfOf(s.data) } }));
+    r = await call(
+      jar,
+      api2.frontend.updateSettingsFlow({
+        flow: id,
+        cookie: jar.header(),
+        updateSettingsFlowBody: { method: 'profile', traits: { email, name: 'Only name' }, csrf_token: csrfOf(s.data) },
+      }),
+    );
     expect(r.status).toBe(200);
     const expected = `${short.publicUrl}/self-service/login/browser?refresh=true&return_to=${encodeURIComponent(`${short.publicUrl}/self-service/settings?flow=${id}`)}`;
-    r = await call(jar, api2.frontend.updateSettingsFlow({ flow: id, cookie: jar.header(), updateSettingsFlowBody: { method: 'profile', traits: { email: `new-${email}` }, csrf_token: csrfOf(s.data) } }));
+    r = await call(
+      jar,
+      api2.frontend.updateSettingsFlow({
+        flow: id,
+        cookie: jar.header(),
+        updateSettingsFlowBody: { method: 'profile', traits: { email: `new-${email}` }, csrf_token: csrfOf(s.data) },
+      }),
+    );
     expect(r.status).toBe(403);
-    expect(r.data.error).toMatchObject({ id: 'session_refresh_required', code: 403, reason: 'The login session is too old and thus not allowed to update these fields. Please re-authenticate.' });
+    expect(r.data.error).toMatchObject({
+      id: 'session_refresh_required',
+      code: 403,
+      reason: 'The login session is too old and thus not allowed to update these fields. Please re-authenticate.',
+    });
     expect(r.data.redirect_browser_to).toBe(expected);
-    r = await call(jar, api2.frontend.updateSettingsFlow({ flow: id, cookie: jar.header(), updateSettingsFlowBody: { method: 'password', password: 'brand new passphrase 9', csrf_token: csrfOf(s.data) } }));
+    r = await call(
+      jar,
+      api2.frontend.updateSettingsFlow({
+        flow: id,
+        cookie: jar.header(),
+        updateSettingsFlowBody: { method: 'password', password: 'brand new passphrase 9', csrf_token: csrfOf(s.data) },
+      }),
+    );
     expect(r.status).toBe(403);
     expect(r.data.redirect_browser_to).toBe(expected);
     // Browser variant: 303 there, the change is parked and applied after the refresh login.
     const b = new Browser();
     b.jar = jar;
-    let res = await b.post(`${short.publicUrl}/self-service/settings?flow=${id}`, { method: 'password', password: 'brand new passphrase 9', csrf_token: csrfOf(s.data) });
+    const res = await b.post(`${short.publicUrl}/self-service/settings?flow=${id}`, {
+      method: 'password',
+      password: 'brand new passphrase 9',
+      csrf_token: csrfOf(s.data),
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(expected);
     expect(b.jar.get('ory_kratos_continuity')).toBeTruthy();

@@ -128,7 +128,10 @@ describe('Swagger UI', () => {
   });
 
   it('serves the Swagger UI assets locally, and nothing else from the package', async () => {
-    await agent.get('/swagger/assets/swagger-ui-bundle.js').expect(200).expect('Content-Type', /javascript/);
+    await agent
+      .get('/swagger/assets/swagger-ui-bundle.js')
+      .expect(200)
+      .expect('Content-Type', /javascript/);
     await agent.get('/swagger/assets/swagger-ui.css').expect(200).expect('Content-Type', /css/);
     await agent.get('/swagger/assets/index.html').expect(404);
     await agent.get('/swagger/assets/package.json').expect(404);

@@ -14,7 +14,9 @@ describe('against the embedded identity service', () => {
   const clock = createTestClock();
   beforeAll(async () => {
     stack = await startStack({
-      identityConfig: { selfservice: { flows: { login: { lifespan: `${FLOW_LIFESPAN_MS}ms` }, registration: { lifespan: `${FLOW_LIFESPAN_MS}ms` } } } } as never,
+      identityConfig: {
+        selfservice: { flows: { login: { lifespan: `${FLOW_LIFESPAN_MS}ms` }, registration: { lifespan: `${FLOW_LIFESPAN_MS}ms` } } },
+      } as never,
       clock,
     });
   });
@@ -161,7 +163,10 @@ describe('rows the embedded service cannot produce, against a scripted Kratos ov
     expect(continuity).not.toMatch(/domain=/i);
     const json = await submit('', true, { provider: 'google', method: 'oidc' });
     expect(json.status).toBe(422);
-    expect(JSON.parse(json.text)).toMatchObject({ code: 'browser_location_change_required', meta: { redirect_browser_to: expect.stringContaining('login_hint=ada%40example.com') } });
+    expect(JSON.parse(json.text)).toMatchObject({
+      code: 'browser_location_change_required',
+      meta: { redirect_browser_to: expect.stringContaining('login_hint=ada%40example.com') },
+    });
   });
 
   test('429 → too many requests', async () => {

@@ -38,7 +38,14 @@ describe('image steps outside Docker', () => {
   it('build and assemble give a runtime directory with production dependencies only', async () => {
     await run(STEPS, ['build', path.join(work, 'dist')], { cwd: REPO, env: stepEnv });
     await run(STEPS, ['assemble', appDir, path.join(work, 'dist')], { cwd: REPO, env: stepEnv, maxBuffer: 16 * 1024 * 1024 });
-    for (const needed of ['dist/server.js', 'dist/public/manifest.json', 'locales/en/common.json', 'node_modules/express', 'node_modules/react-dom', 'node_modules/connect-redis']) {
+    for (const needed of [
+      'dist/server.js',
+      'dist/public/manifest.json',
+      'locales/en/common.json',
+      'node_modules/express',
+      'node_modules/react-dom',
+      'node_modules/connect-redis',
+    ]) {
       expect(existsSync(path.join(appDir, needed)), needed).toBe(true);
     }
     for (const devOnly of ['vitest', 'esbuild', 'playwright', 'supertest', 'node', 'pino-pretty', 'autocannon', '@types/express']) {
@@ -55,12 +62,17 @@ describe('image steps outside Docker', () => {
     kratos = http.createServer((_req, res) => res.end('{"status":"ok"}'));
     await new Promise<void>((resolve) => kratos!.listen(0, '127.0.0.1', resolve));
     const kratosUrl = `http://127.0.0.1:${(kratos.address() as AddressInfo).port}`;
-    server = await startProcess(STEPS, ['start'], {
-      NODE_ENV: 'production',
-      SESSION_SECRET: 'image-test-secret-that-is-long-enough-0123',
-      PUBLIC_URL: 'https://accounts.example.com',
-      KRATOS_PUBLIC_URL: kratosUrl,
-    }, appDir);
+    server = await startProcess(
+      STEPS,
+      ['start'],
+      {
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'image-test-secret-that-is-long-enough-0123',
+        PUBLIC_URL: 'https://accounts.example.com',
+        KRATOS_PUBLIC_URL: kratosUrl,
+      },
+      appDir,
+    );
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });

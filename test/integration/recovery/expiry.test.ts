@@ -36,7 +36,11 @@ describe.each([
     const flow = flowIdOf(start.headers.location);
     const page = await agent.get(start.headers.location!).expect(200);
     expire();
-    const sent = await agent.post(start.headers.location!).type('form').send({ csrf_token: csrfFrom(page.text), email: 'late@example.com' }).expect(303);
+    const sent = await agent
+      .post(start.headers.location!)
+      .type('form')
+      .send({ csrf_token: csrfFrom(page.text), email: 'late@example.com' })
+      .expect(303);
     const next = flowIdOf(sent.headers.location);
     expect(next).not.toBe(flow);
     const shown = await agent.get(sent.headers.location!).expect(200);

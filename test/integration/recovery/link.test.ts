@@ -58,7 +58,11 @@ describe('link method', () => {
     const page = await agent.get(start.headers.location!).expect(200);
     expect(page.text).toContain('value="link"');
     expect(visibleText(page.text)).toContain('Send recovery link');
-    const sent = await agent.post(start.headers.location!).type('form').send({ csrf_token: csrfFrom(page.text), method: 'link', email }).expect(303);
+    const sent = await agent
+      .post(start.headers.location!)
+      .type('form')
+      .send({ csrf_token: csrfFrom(page.text), method: 'link', email })
+      .expect(303);
     const after = await agent.get(sent.headers.location!).expect(200);
     expect(visibleText(after.text)).toContain('we’ve sent it a recovery link');
 
@@ -79,7 +83,11 @@ describe('link method', () => {
     const agent = request.agent(stack.appUrl);
     const start = await agent.get('/sign-up/resend-verification-email').expect(303);
     const form = await agent.get(start.headers.location!).expect(200);
-    const sent = await agent.post(start.headers.location!).type('form').send({ csrf_token: csrfFrom(form.text), method: 'link', email }).expect(303);
+    const sent = await agent
+      .post(start.headers.location!)
+      .type('form')
+      .send({ csrf_token: csrfFrom(form.text), method: 'link', email })
+      .expect(303);
     const waiting = await agent.get(sent.headers.location!).expect(200);
     expect(visibleText(waiting.text)).toContain('We’ve sent you a verification link.');
 

@@ -62,7 +62,11 @@ describe('forgot password → code → new password (HTML, no JavaScript)', () =
     expect(reset.text).not.toContain('name="traits.email"'); // the settings flow is narrowed to the password
     expect(visibleText(reset.text)).toContain('Set a new password');
 
-    const short = await agent.post(recovered.headers.location!).type('form').send({ csrf_token: csrfFrom(reset.text), method: 'password', password: 'short' }).expect(400);
+    const short = await agent
+      .post(recovered.headers.location!)
+      .type('form')
+      .send({ csrf_token: csrfFrom(reset.text), method: 'password', password: 'short' })
+      .expect(400);
     expect(visibleText(short.text)).toContain('at least 8 characters');
 
     const saved = await agent
@@ -106,7 +110,11 @@ describe('forgot password → code → new password (HTML, no JavaScript)', () =
     const { flow, csrf } = await openRecovery(agent);
     const bad = await agent.post(`/forgot-password?flow=${flow}`).type('form').send({ csrf_token: csrf, email: 'not-an-email' }).expect(400);
     expect(visibleText(bad.text)).toContain('Enter a valid email address.');
-    const long = await agent.post(`/forgot-password?flow=${flow}`).type('form').send({ csrf_token: csrf, email: `${'a'.repeat(250)}@example.com` }).expect(400);
+    const long = await agent
+      .post(`/forgot-password?flow=${flow}`)
+      .type('form')
+      .send({ csrf_token: csrf, email: `${'a'.repeat(250)}@example.com` })
+      .expect(400);
     expect(visibleText(long.text)).toContain('at most 255 characters');
   });
 
@@ -132,7 +140,9 @@ describe('forgot password → code → new password (HTML, no JavaScript)', () =
     const flow = '3f1c4c39-8d5e-4c8a-9d73-55c1e7e7b4a1';
     const res = await request(stack.appUrl).get(`/forgot-password?flow=${flow}&token=abcdefgh12345678`).expect(303);
     expect(res.headers.location).toBe(`${stack.identity.publicUrl}/self-service/recovery?flow=${flow}&token=abcdefgh12345678`);
-    await request(stack.appUrl).get(`/forgot-password?flow=${flow}&token=${encodeURIComponent('"><script>')}`).expect(303);
+    await request(stack.appUrl)
+      .get(`/forgot-password?flow=${flow}&token=${encodeURIComponent('"><script>')}`)
+      .expect(303);
   });
 });
 
@@ -247,7 +257,12 @@ describe('JSON for integrators, checked against the OpenAPI document', () => {
     const bad = await agent.post(`/forgot-password?flow=${flow}`).set('X-Enhance', '1').type('form').send({ csrf_token: csrf, email: 'bad' }).expect(400);
     expect(bad.text.startsWith('<form')).toBe(true);
     expect(bad.text).toContain('id="forgot-password-form"');
-    const ok = await agent.post(`/forgot-password?flow=${flow}`).set('X-Enhance', '1').type('form').send({ csrf_token: csrf, email: 'someone@example.com' }).expect(200);
+    const ok = await agent
+      .post(`/forgot-password?flow=${flow}`)
+      .set('X-Enhance', '1')
+      .type('form')
+      .send({ csrf_token: csrf, email: 'someone@example.com' })
+      .expect(200);
     expect(ok.headers['x-redirect-to']).toBe(`/forgot-password?flow=${flow}`);
     expect(ok.text).toBe('');
   });

@@ -153,7 +153,9 @@ describe('request id', () => {
     const invented = await request(app).get('/healthz');
     expect(invented.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     // Header injection or absurd lengths are not echoed.
-    const hostile = await request(app).get('/healthz').set('X-Request-Id', `${'a'.repeat(200)}`);
+    const hostile = await request(app)
+      .get('/healthz')
+      .set('X-Request-Id', `${'a'.repeat(200)}`);
     expect(hostile.headers['x-request-id']).not.toBe('a'.repeat(200));
     const spaced = await request(app).get('/healthz').set('X-Request-Id', 'a b<script>');
     expect(spaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);

@@ -120,7 +120,12 @@ describe('recovery, verification and resend rate limits', () => {
     const email = 'recover.me@example.com';
     for (let i = 0; i < 2; i += 1) {
       const { agent, action, csrf } = await recoveryForm(`203.0.113.${50 + i}`);
-      await agent.post(action).set('X-Forwarded-For', `203.0.113.${50 + i}`).type('form').send({ csrf_token: csrf, email }).expect(303);
+      await agent
+        .post(action)
+        .set('X-Forwarded-For', `203.0.113.${50 + i}`)
+        .type('form')
+        .send({ csrf_token: csrf, email })
+        .expect(303);
     }
     const { agent, action, csrf } = await recoveryForm('203.0.113.59');
     const blocked = await agent.post(action).set(json).set('X-Forwarded-For', '203.0.113.59').send({ csrf_token: csrf, email }).expect(429);
@@ -132,7 +137,12 @@ describe('recovery, verification and resend rate limits', () => {
     const ip = '203.0.113.70';
     for (let i = 0; i < 4; i += 1) {
       const { agent, action, csrf } = await recoveryForm(ip);
-      await agent.post(action).set('X-Forwarded-For', ip).type('form').send({ csrf_token: csrf, email: `someone${i}@example.com` }).expect(303);
+      await agent
+        .post(action)
+        .set('X-Forwarded-For', ip)
+        .type('form')
+        .send({ csrf_token: csrf, email: `someone${i}@example.com` })
+        .expect(303);
     }
     const { agent, action, csrf } = await recoveryForm(ip);
     await agent.post(action).set('X-Forwarded-For', ip).type('form').send({ csrf_token: csrf, email: 'last@example.com' }).expect(429);
@@ -145,7 +155,11 @@ describe('recovery, verification and resend rate limits', () => {
     const page = await agent.get(start.headers.location!).set('X-Forwarded-For', ip).expect(200);
     const csrf = csrfFrom(page.text);
     for (let i = 0; i < 3; i += 1) {
-      const res = await agent.post(start.headers.location!).set('X-Forwarded-For', ip).type('form').send({ csrf_token: csrf, code: `12345${i}` });
+      const res = await agent
+        .post(start.headers.location!)
+        .set('X-Forwarded-For', ip)
+        .type('form')
+        .send({ csrf_token: csrf, code: `12345${i}` });
       expect(res.status).not.toBe(429);
     }
     const blocked = await agent.post(start.headers.location!).set(json).set('X-Forwarded-For', ip).send({ csrf_token: csrf, code: '123459' }).expect(429);
@@ -158,7 +172,11 @@ describe('recovery, verification and resend rate limits', () => {
       const agent = request.agent(stack.appUrl);
       const start = await agent.get('/sign-up/resend-verification-email').set('X-Forwarded-For', ip).expect(303);
       const page = await agent.get(start.headers.location!).set('X-Forwarded-For', ip).expect(200);
-      return agent.post(start.headers.location!).set(json).set('X-Forwarded-For', ip).send({ csrf_token: csrfFrom(page.text), email });
+      return agent
+        .post(start.headers.location!)
+        .set(json)
+        .set('X-Forwarded-For', ip)
+        .send({ csrf_token: csrfFrom(page.text), email });
     };
     expect((await send('203.0.113.90')).status).toBe(200);
     expect((await send('203.0.113.91')).status).toBe(200);

@@ -75,7 +75,14 @@ describe('return_to is checked at every entry point', () => {
         const res = await agent.get(path).query({ return_to: returnTo }).expect(303);
         expect(res.headers.location, `${path} ${returnTo}`).toBe('/');
       }
-      expect((await agent.get(path).query({ return_to: `${EXTRA_ALLOWED}/doc/1` }).expect(303)).headers.location).toBe(`${EXTRA_ALLOWED}/doc/1`);
+      expect(
+        (
+          await agent
+            .get(path)
+            .query({ return_to: `${EXTRA_ALLOWED}/doc/1` })
+            .expect(303)
+        ).headers.location,
+      ).toBe(`${EXTRA_ALLOWED}/doc/1`);
       expect((await agent.get(path).query({ return_to: '/profile-settings' }).expect(303)).headers.location).toBe(`${stack.appUrl}/profile-settings`);
     }
   });

@@ -95,7 +95,13 @@ describe('POST /sign-up', () => {
   test('validation before Kratos: e-mail shape and length, name over 32', async () => {
     const browser = new Browser(stack.appUrl);
     const { action, csrf } = await openSignUp(browser);
-    const answer = await browser.post(action, { csrf_token: csrf, 'traits.email': 'not-an-email', 'traits.name': 'N'.repeat(33), method: 'profile', terms: 'on' });
+    const answer = await browser.post(action, {
+      csrf_token: csrf,
+      'traits.email': 'not-an-email',
+      'traits.name': 'N'.repeat(33),
+      method: 'profile',
+      terms: 'on',
+    });
     expect(answer.status).toBe(400);
     expect(fieldError(answer.text, 'field-traits-email')).toBe('Enter a valid email address.');
     expect(fieldError(answer.text, 'field-traits-name')).toBe('The name must be at most 32 characters.');

@@ -27,7 +27,10 @@ async function resend(email: string, lng = 'en') {
   const start = await agent.get(`/sign-up/resend-verification-email?lng=${lng}`).expect(303);
   const form = await agent.get(`${start.headers.location!}&lng=${lng}`).expect(200);
   const started = performance.now();
-  const sent = await agent.post(`${start.headers.location!}&lng=${lng}`).type('form').send({ csrf_token: csrfFrom(form.text), method: 'code', email });
+  const sent = await agent
+    .post(`${start.headers.location!}&lng=${lng}`)
+    .type('form')
+    .send({ csrf_token: csrfFrom(form.text), method: 'code', email });
   const elapsed = performance.now() - started;
   const next = sent.status === 303 ? await agent.get(sent.headers.location!) : undefined;
   return { form, sent, next, elapsed };

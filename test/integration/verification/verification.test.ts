@@ -31,7 +31,11 @@ async function isVerified(email: string): Promise<boolean> {
 async function sendCode(agent: ReturnType<typeof request.agent>, email: string): Promise<string> {
   const start = await agent.get('/sign-up/resend-verification-email').expect(303);
   const page = await agent.get(start.headers.location!).expect(200);
-  const sent = await agent.post(start.headers.location!).type('form').send({ csrf_token: csrfFrom(page.text), method: 'code', email }).expect(303);
+  const sent = await agent
+    .post(start.headers.location!)
+    .type('form')
+    .send({ csrf_token: csrfFrom(page.text), method: 'code', email })
+    .expect(303);
   expect(sent.headers.location).toMatch(/^\/sign-up\/verification\?flow=[0-9a-f-]{36}$/);
   return flowIdOf(sent.headers.location);
 }
@@ -55,13 +59,25 @@ describe('verification screens (HTML, no JavaScript)', () => {
     expect(page.text).toContain('name="code"');
     expect(visibleText(page.text)).toContain(`Enter the code we sent to ${email}.`);
 
-    const wrong = await agent.post(`/sign-up/verification?flow=${flow}`).type('form').send({ csrf_token: csrfFrom(page.text), code: '0000000' }).expect(400);
+    const wrong = await agent
+      .post(`/sign-up/verification?flow=${flow}`)
+      .type('form')
+      .send({ csrf_token: csrfFrom(page.text), code: '0000000' })
+      .expect(400);
     expect(visibleText(wrong.text)).toMatch(/verification code is invalid|code/i);
-    const notDigits = await agent.post(`/sign-up/verification?flow=${flow}`).type('form').send({ csrf_token: csrfFrom(page.text), code: 'abc' }).expect(400);
+    const notDigits = await agent
+      .post(`/sign-up/verification?flow=${flow}`)
+      .type('form')
+      .send({ csrf_token: csrfFrom(page.text), code: 'abc' })
+      .expect(400);
     expect(visibleText(notDigits.text)).toContain('Enter the code from the email.');
 
     const code = await latestCode(stack.identity.adminUrl, email, 'verification');
-    const ok = await agent.post(`/sign-up/verification?flow=${flow}`).type('form').send({ csrf_token: csrfFrom(page.text), method: 'code', code }).expect(303);
+    const ok = await agent
+      .post(`/sign-up/verification?flow=${flow}`)
+      .type('form')
+      .send({ csrf_token: csrfFrom(page.text), method: 'code', code })
+      .expect(303);
     expect(ok.headers.location).toBe(`/sign-up/verification?flow=${flow}`);
     const done = await agent.get(ok.headers.location!).expect(200);
     expect(visibleText(done.text)).toContain('Your email address has been verified.');
@@ -78,7 +94,11 @@ describe('verification screens (HTML, no JavaScript)', () => {
     const page = await agent.get(`/verify-account?flow=${flow}&code=${code}`).expect(200);
     expect(page.text).toMatch(new RegExp(`name="code"[^>]*value="${code}"|value="${code}"[^>]*name="code"`));
     expect(page.text).toContain(`action="/verify-account?flow=${flow}"`);
-    await agent.post(`/verify-account?flow=${flow}`).type('form').send({ csrf_token: csrfFrom(page.text), code }).expect(303);
+    await agent
+      .post(`/verify-account?flow=${flow}`)
+      .type('form')
+      .send({ csrf_token: csrfFrom(page.text), code })
+      .expect(303);
     expect(await isVerified(email)).toBe(true);
   });
 
@@ -110,8 +130,16 @@ describe('verification screens (HTML, no JavaScript)', () => {
     const flow = await sendCode(agent, email);
     const page = await agent.get(`/sign-up/verification?flow=${flow}`).expect(200);
     const code = await latestCode(stack.identity.adminUrl, email, 'verification');
-    await agent.post(`/sign-up/verification?flow=${flow}`).type('form').send({ csrf_token: csrfFrom(page.text), code }).expect(303);
-    const again = await agent.post(`/sign-up/verification?flow=${flow}`).type('form').send({ csrf_token: csrfFrom(page.text), code }).expect(303);
+    await agent
+      .post(`/sign-up/verification?flow=${flow}`)
+      .type('form')
+      .send({ csrf_token: csrfFrom(page.text), code })
+      .expect(303);
+    const again = await agent
+      .post(`/sign-up/verification?flow=${flow}`)
+      .type('form')
+      .send({ csrf_token: csrfFrom(page.text), code })
+      .expect(303);
     expect(flowIdOf(again.headers.location)).not.toBe(flow);
     const replaced = await agent.get(again.headers.location!).expect(200);
     expect(replaced.text).toContain('data-message-id="4070002"');
@@ -161,10 +189,20 @@ describe('verification in JSON, checked against the OpenAPI document', () => {
     const agent = request.agent(stack.appUrl);
     const start = await agent.get('/sign-up/verification').expect(303);
     const page = await agent.get(start.headers.location!).expect(200);
-    const bad = await agent.post(start.headers.location!).set('X-Enhance', '1').type('form').send({ csrf_token: csrfFrom(page.text), email: 'x' }).expect(400);
+    const bad = await agent
+      .post(start.headers.location!)
+      .set('X-Enhance', '1')
+      .type('form')
+      .send({ csrf_token: csrfFrom(page.text), email: 'x' })
+      .expect(400);
     expect(bad.text.startsWith('<form')).toBe(true);
     expect(bad.text).toContain('id="verification-form"');
-    const ok = await agent.post(start.headers.location!).set('X-Enhance', '1').type('form').send({ csrf_token: csrfFrom(page.text), email: 'x@example.com' }).expect(200);
+    const ok = await agent
+      .post(start.headers.location!)
+      .set('X-Enhance', '1')
+      .type('form')
+      .send({ csrf_token: csrfFrom(page.text), email: 'x@example.com' })
+      .expect(200);
     expect(ok.headers['x-redirect-to']).toBe(start.headers.location);
   });
 });

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppError } from '../../../core/errors.ts';
-import { AVATAR_MAX_BYTES, relayAvatarUpload, sniffImageType } from '../../../server/routes/profile/avatar-upload.ts';
+import { AVATAR_MAX_BYTES, relayAvatarUpload, sniffImageType } from '../../../server/avatar-relay.ts';
 import { GIF, HTML_AS_PNG, makePng } from '../../integration/profile/images.ts';
 
 // The relay between the browser's multipart upload and the backend, driven over real HTTP.

@@ -19,7 +19,14 @@ describe('Button', () => {
   it('renders every variant and size as classes', () => {
     for (const variant of BUTTON_VARIANTS) {
       for (const size of Object.keys(BUTTON_SIZES) as (keyof typeof BUTTON_SIZES)[]) {
-        const tag = tagWith(render(<Button variant={variant} size={size} type="button">x</Button>), '<button');
+        const tag = tagWith(
+          render(
+            <Button variant={variant} size={size} type="button">
+              x
+            </Button>,
+          ),
+          '<button',
+        );
         expect(tag).toContain(`btn--${variant} btn--${size}`);
       }
     }
@@ -36,7 +43,14 @@ describe('Button', () => {
   });
 
   it('passes name, value, type and fullWidth', () => {
-    const tag = tagWith(render(<Button name="intent" value="save" type="button" fullWidth>Go</Button>), '<button');
+    const tag = tagWith(
+      render(
+        <Button name="intent" value="save" type="button" fullWidth>
+          Go
+        </Button>,
+      ),
+      '<button',
+    );
     expect(tag).toMatch(/name="intent"/);
     expect(tag).toMatch(/value="save"/);
     expect(tag).toMatch(/type="button"/);
@@ -44,8 +58,24 @@ describe('Button', () => {
   });
 
   it('renders href as a link styled as a button, without href when disabled', () => {
-    expect(tagWith(render(<Button href="/sign-up" variant="HYPERLINK">Join</Button>), '<a')).toBe('<a class="btn btn--HYPERLINK btn--LG" href="/sign-up">');
-    const disabled = tagWith(render(<Button href="/sign-up" disabled>Join</Button>), '<a');
+    expect(
+      tagWith(
+        render(
+          <Button href="/sign-up" variant="HYPERLINK">
+            Join
+          </Button>,
+        ),
+        '<a',
+      ),
+    ).toBe('<a class="btn btn--HYPERLINK btn--LG" href="/sign-up">');
+    const disabled = tagWith(
+      render(
+        <Button href="/sign-up" disabled>
+          Join
+        </Button>,
+      ),
+      '<a',
+    );
     expect(disabled).not.toContain('href');
     expect(disabled).toContain('aria-disabled="true"');
   });

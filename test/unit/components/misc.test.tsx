@@ -65,20 +65,34 @@ describe('Alert', () => {
   it('announces errors as alerts and others as status', () => {
     expect(tagWith(render(<Alert variant="error">x</Alert>), 'alert--error')).toContain('role="alert"');
     expect(tagWith(render(<Alert variant="success">x</Alert>), 'alert--success')).toContain('role="status"');
-    expect(render(<Alert variant="warning" title="Heads up">x</Alert>)).toContain('<p class="alert__title">Heads up</p>');
+    expect(
+      render(
+        <Alert variant="warning" title="Heads up">
+          x
+        </Alert>,
+      ),
+    ).toContain('<p class="alert__title">Heads up</p>');
   });
 });
 
 describe('Tooltip and Popover', () => {
   it('describes its trigger with a role=tooltip bubble', () => {
-    const html = render(<Tooltip id="t" content="Help">?</Tooltip>);
+    const html = render(
+      <Tooltip id="t" content="Help">
+        ?
+      </Tooltip>,
+    );
     expect(tagWith(html, 'tooltip__trigger')).toContain('aria-describedby="t-tip"');
     expect(tagWith(html, 'tooltip__trigger')).toContain('tabindex="0"');
     expect(tagWith(html, 'role="tooltip"')).toContain('id="t-tip"');
   });
 
   it('builds the popover on details/summary', () => {
-    const html = render(<Popover id="p" label="More">Panel</Popover>);
+    const html = render(
+      <Popover id="p" label="More">
+        Panel
+      </Popover>,
+    );
     expect(html).toMatch(/^<details class="popover popover--start" id="p" data-popover="">/);
     expect(html).toContain('<summary class="popover__trigger">More</summary>');
   });
@@ -148,7 +162,23 @@ describe('the kit page and the stylesheet', () => {
         { lang: lng, url: '/__test/kit', toasts: kitToasts(t, 'Ada') },
       );
       expect(html).not.toMatch(/\sstyle="/);
-      for (const marker of ['btn--GHOST', 'field__toggle', 'checkbox--indeterminate', 'avatar--XXL', 'kit-confirm', 'toast--success', 'role="tooltip"', 'popover', 'loading-overlay', 'crash__title', 'session-changed', 'lang-switcher', 'theme-switcher', 'alert--warning', 'nav-progress']) {
+      for (const marker of [
+        'btn--GHOST',
+        'field__toggle',
+        'checkbox--indeterminate',
+        'avatar--XXL',
+        'kit-confirm',
+        'toast--success',
+        'role="tooltip"',
+        'popover',
+        'loading-overlay',
+        'crash__title',
+        'session-changed',
+        'lang-switcher',
+        'theme-switcher',
+        'alert--warning',
+        'nav-progress',
+      ]) {
         expect(html).toContain(marker);
       }
     }

@@ -13,9 +13,17 @@ describe('Dialog', () => {
   });
 
   it('is a labelled modal dialog, hidden unless open', () => {
-    const closed = render(<Dialog id="d" title="Title">Body</Dialog>);
+    const closed = render(
+      <Dialog id="d" title="Title">
+        Body
+      </Dialog>,
+    );
     expect(tagWith(closed, 'class="dialog-layer"')).toContain('hidden=""');
-    const html = render(<Dialog id="d" title="Title" icon="mood" width="XL" open>Body</Dialog>);
+    const html = render(
+      <Dialog id="d" title="Title" icon="mood" width="XL" open>
+        Body
+      </Dialog>,
+    );
     expect(tagWith(html, 'class="dialog-layer"')).not.toContain('hidden');
     const dialog = tagWith(html, 'role="dialog"');
     expect(dialog).toContain('class="dialog dialog--XL"');
@@ -26,16 +34,28 @@ describe('Dialog', () => {
   });
 
   it('closes through a link without JavaScript when given one', () => {
-    const html = render(<Dialog id="d" title="T" open closeHref="/profile-settings">x</Dialog>);
+    const html = render(
+      <Dialog id="d" title="T" open closeHref="/profile-settings">
+        x
+      </Dialog>,
+    );
     expect(tagWith(html, 'dialog__close')).toContain('href="/profile-settings"');
-    const noHref = render(<Dialog id="d" title="T" open>x</Dialog>);
+    const noHref = render(
+      <Dialog id="d" title="T" open>
+        x
+      </Dialog>,
+    );
     expect(tagWith(noHref, 'dialog__close')).toContain('hidden=""');
   });
 });
 
 describe('ConfirmDialog', () => {
   it('defaults to OK and Cancel and posts a CSRF-protected form', () => {
-    const html = render(<ConfirmDialog id="c" title="Sure?" formAction="/profile-settings/delete" open>Really?</ConfirmDialog>);
+    const html = render(
+      <ConfirmDialog id="c" title="Sure?" formAction="/profile-settings/delete" open>
+        Really?
+      </ConfirmDialog>,
+    );
     expect(tagWith(html, '<form')).toContain('action="/profile-settings/delete"');
     expect(tagWith(html, '<form')).toContain('method="post"');
     expect(tagWith(html, '<form')).toContain('data-enhance=""');

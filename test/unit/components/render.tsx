@@ -9,9 +9,7 @@ import { ViewContextReact, type ViewContext } from '../../../views/context.ts';
 const LANGUAGES = ['en', 'vi', 'fr', 'pt', 'es'];
 const i18n = i18next.createInstance();
 await i18n.init({
-  resources: Object.fromEntries(
-    LANGUAGES.map((lng) => [lng, { common: JSON.parse(readFileSync(path.resolve('locales', lng, 'common.json'), 'utf8')) }]),
-  ),
+  resources: Object.fromEntries(LANGUAGES.map((lng) => [lng, { common: JSON.parse(readFileSync(path.resolve('locales', lng, 'common.json'), 'utf8')) }])),
   lng: 'en',
   fallbackLng: false,
   defaultNS: 'common',

@@ -44,11 +44,7 @@ describe('loadConfig', () => {
     });
     expect(config.PORT).toBe(8080);
     expect(config.LANGUAGES).toEqual(['en', 'fr']);
-    expect(config.allowedReturnUrls.map(String)).toEqual([
-      'http://localhost:3000/',
-      'https://app.example.com/',
-      'https://docs.example.com/editor',
-    ]);
+    expect(config.allowedReturnUrls.map(String)).toEqual(['http://localhost:3000/', 'https://app.example.com/', 'https://docs.example.com/editor']);
     expect(config.ENABLE_TEST_ROUTES).toBe(true);
     expect(config.TRUST_PROXY).toBe(2);
     expect(config.kratosBrowserUrl).toBe('https://auth.example.com');

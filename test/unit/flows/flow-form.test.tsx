@@ -30,7 +30,9 @@ describe('FlowForm renders Kratos nodes generically', () => {
   test('fresh login: csrf as hidden input, fields by type, provider button from the oidc node, our action', () => {
     const html = render(fixture('login-fresh'), { socialDivider: 'or' });
     expect(html).toMatch(/<form id="test-form"[^>]*action="\/sign-in\?flow=x"[^>]*method="post"/);
-    expect(html).toContain('<input type="hidden" name="csrf_token" value="FU98fBtgxnXS0/r0KR94OCaMkVjDozJxJzo/lMOQuc57oDPu7pHj3bpkXMOkJVC0gxeLDXKyVt3z0gUWYODUkw=="/>');
+    expect(html).toContain(
+      '<input type="hidden" name="csrf_token" value="FU98fBtgxnXS0/r0KR94OCaMkVjDozJxJzo/lMOQuc57oDPu7pHj3bpkXMOkJVC0gxeLDXKyVt3z0gUWYODUkw=="/>',
+    );
     const identifier = tag(html, /<input[^>]*name="identifier"[^>]*>/);
     expect(identifier).toContain('type="text"');
     expect(identifier).toContain('required');

@@ -149,15 +149,28 @@ describe('identity-provider errors by HTTP status (spec §8, one row each)', () 
       { error: { id: 'browser_location_change_required', code: 422 }, redirect_browser_to: 'https://accounts.google.com/o/oauth2/v2/auth?x=1' },
       en,
     );
-    expect(error).toMatchObject({ status: 422, code: 'browser_location_change_required', meta: { redirect_browser_to: 'https://accounts.google.com/o/oauth2/v2/auth?x=1' } });
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'browser_location_change_required',
+      meta: { redirect_browser_to: 'https://accounts.google.com/o/oauth2/v2/auth?x=1' },
+    });
   });
 
   test('429 → too many requests', () => {
-    expect(mapIdentityProviderError(429, {}, en)).toMatchObject({ status: 429, code: '429', message: 'Too many attempts. Please wait a moment and try again.', meta: {} });
+    expect(mapIdentityProviderError(429, {}, en)).toMatchObject({
+      status: 429,
+      code: '429',
+      message: 'Too many attempts. Please wait a moment and try again.',
+      meta: {},
+    });
   });
 
   test('others → the reason, or “Something went wrong”', () => {
-    expect(mapIdentityProviderError(500, { error: { code: '500', reason: 'database is down' } }, en)).toMatchObject({ status: 500, code: '500', message: 'database is down' });
+    expect(mapIdentityProviderError(500, { error: { code: '500', reason: 'database is down' } }, en)).toMatchObject({
+      status: 500,
+      code: '500',
+      message: 'database is down',
+    });
     expect(mapIdentityProviderError(502, undefined, en)).toMatchObject({ status: 502, message: 'Something went wrong. Please try again.' });
   });
 });

@@ -3,7 +3,11 @@ import { echoedInput, flattenBody, parseBody, signInBody, signUpBody } from '../
 
 describe('flattenBody', () => {
   test('nested JSON traits become the dotted names forms use', () => {
-    expect(flattenBody({ traits: { email: 'a@b.c', name: 'Ada' }, csrf_token: 't' })).toEqual({ 'traits.email': 'a@b.c', 'traits.name': 'Ada', csrf_token: 't' });
+    expect(flattenBody({ traits: { email: 'a@b.c', name: 'Ada' }, csrf_token: 't' })).toEqual({
+      'traits.email': 'a@b.c',
+      'traits.name': 'Ada',
+      csrf_token: 't',
+    });
   });
 
   test('a name posted twice with the same value (hidden method + submit method) is one value', () => {
@@ -39,10 +43,15 @@ describe('validation before Kratos (spec §5)', () => {
     expect(parseBody(signUpBody, { ...signUp, terms: undefined })).toMatchObject({ fieldErrors: { terms: ['validation.termsRequired'] } });
     expect(parseBody(signUpBody, { ...signUp, terms: true }).ok).toBe(true);
     expect(parseBody(signUpBody, { csrf_token: 't', screen: 'previous', method: 'profile' }).ok).toBe(true);
-    expect(parseBody(signUpBody, { ...signUp, method: 'password', password: 'short' })).toMatchObject({ fieldErrors: { password: ['validation.passwordTooShort'] } });
+    expect(parseBody(signUpBody, { ...signUp, method: 'password', password: 'short' })).toMatchObject({
+      fieldErrors: { password: ['validation.passwordTooShort'] },
+    });
   });
 
   test('echoedInput never returns secrets', () => {
-    expect(echoedInput({ identifier: 'a@b.c', password: 'p', csrf_token: 't', _csrf: 'c', 'traits.name': 'Ada' })).toEqual({ identifier: 'a@b.c', 'traits.name': 'Ada' });
+    expect(echoedInput({ identifier: 'a@b.c', password: 'p', csrf_token: 't', _csrf: 'c', 'traits.name': 'Ada' })).toEqual({
+      identifier: 'a@b.c',
+      'traits.name': 'Ada',
+    });
   });
 });

@@ -78,7 +78,13 @@ describe('kratosAdapter', () => {
   });
 
   test('a 303 to the same origin is followed as a GET with the cookies kept', async () => {
-    const answer = await kratosAdapter({ url: `${base}/hop`, method: 'post', data: '{"x":1}', headers: { cookie: 'k=v', 'Content-Type': 'application/json' }, httpAgent: agent });
+    const answer = await kratosAdapter({
+      url: `${base}/hop`,
+      method: 'post',
+      data: '{"x":1}',
+      headers: { cookie: 'k=v', 'Content-Type': 'application/json' },
+      httpAgent: agent,
+    });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.data).id).toBe('next');
     expect(seen.at(-1)).toMatchObject({ method: 'GET', cookie: 'k=v', body: '' });

@@ -35,19 +35,55 @@ const SAME_AS_ENGLISH_KEYS: ReadonlySet<string> = new Set(LANGUAGES.map((lng) =>
 
 /** Spec §8 message keys, plus the HTTP-level messages the screens need. */
 const SPEC_ERROR_MESSAGE_KEYS = [
-  'emailIsBanned', 'emailExisted', 'passwordExpired', 'alreadySignupByThirdParty', 'incorrectEmailOrPassword',
-  'userNotFound', 'verifyRecaptchaFailed', 'alreadySignedInAnotherMethod', 'unVerifyAccount', 'alreadyVerified',
-  'avatarOversize', 'onlyOnFileAllowed', 'validFile', 'fileTypeNotExist', 'similarPassword', 'leakedPassword',
-  'grpcError', 'unknownError', 'forceLogoutTitle', 'email&password', 'unknownThirdParty', 'alreadySignUpBy',
-  'tooManyRequests', 'unauthorized', 'sessionRefreshRequired', 'flowExpired', 'csrfInvalid', 'badRequest', 'notFound',
+  'emailIsBanned',
+  'emailExisted',
+  'passwordExpired',
+  'alreadySignupByThirdParty',
+  'incorrectEmailOrPassword',
+  'userNotFound',
+  'verifyRecaptchaFailed',
+  'alreadySignedInAnotherMethod',
+  'unVerifyAccount',
+  'alreadyVerified',
+  'avatarOversize',
+  'onlyOnFileAllowed',
+  'validFile',
+  'fileTypeNotExist',
+  'similarPassword',
+  'leakedPassword',
+  'grpcError',
+  'unknownError',
+  'forceLogoutTitle',
+  'email&password',
+  'unknownThirdParty',
+  'alreadySignUpBy',
+  'tooManyRequests',
+  'unauthorized',
+  'sessionRefreshRequired',
+  'flowExpired',
+  'csrfInvalid',
+  'badRequest',
+  'notFound',
 ] as const;
 
 /** Spec §8 codes and reasons: each has `errorMessage.code.<reason>`. */
 const SPEC_REASONS = [
-  'email_is_banned', 'password_expired', 'third_party_account', 'incorrect_email_password', 'unactivated_account',
-  'email_exists', 'already_signed_in_another_method', 'user_not_found', 'recaptcha_v2_validation_failed',
-  'already_verified', 'similarity_password', 'leaked_password', 'browser_location_change_required',
-  'session_already_available', 'token_expired', 'session_refresh_required',
+  'email_is_banned',
+  'password_expired',
+  'third_party_account',
+  'incorrect_email_password',
+  'unactivated_account',
+  'email_exists',
+  'already_signed_in_another_method',
+  'user_not_found',
+  'recaptcha_v2_validation_failed',
+  'already_verified',
+  'similarity_password',
+  'leaked_password',
+  'browser_location_change_required',
+  'session_already_available',
+  'token_expired',
+  'session_refresh_required',
 ] as const;
 
 /** Keys whose interpolations the screens rely on. */
@@ -66,13 +102,49 @@ const REQUIRED_PARAMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 const AUTH_PAGE_KEYS = [
-  'email', 'emailPlaceholder', 'password', 'passwordPlaceholder', 'name', 'namePlaceholder', 'showPassword',
-  'hidePassword', 'signIn', 'signUp', 'signOut', 'forgotPassword', 'rememberedAccount', 'useAnotherAccount',
-  'forgetAccount', 'continueWith', 'orContinueWith', 'providers.google', 'providers.microsoft', 'providers.dropbox',
-  'providers.apple', 'loginService.EMAIL_PASSWORD', 'loginService.GOOGLE', 'loginService.MICROSOFT',
-  'loginService.DROPBOX', 'loginService.APPLE', 'loginService.UNKNOWN', 'acceptTerms', 'termsOfUse', 'privacyPolicy',
-  'haveAccount', 'noAccount', 'backToSignIn', 'code', 'codePlaceholder', 'resendCode', 'submit', 'continue',
-  'newPassword', 'confirmNewPassword', 'sendRecoveryCode', 'verifyEmail', 'checkYourEmail',
+  'email',
+  'emailPlaceholder',
+  'password',
+  'passwordPlaceholder',
+  'name',
+  'namePlaceholder',
+  'showPassword',
+  'hidePassword',
+  'signIn',
+  'signUp',
+  'signOut',
+  'forgotPassword',
+  'rememberedAccount',
+  'useAnotherAccount',
+  'forgetAccount',
+  'continueWith',
+  'orContinueWith',
+  'providers.google',
+  'providers.microsoft',
+  'providers.dropbox',
+  'providers.apple',
+  'loginService.EMAIL_PASSWORD',
+  'loginService.GOOGLE',
+  'loginService.MICROSOFT',
+  'loginService.DROPBOX',
+  'loginService.APPLE',
+  'loginService.UNKNOWN',
+  'acceptTerms',
+  'termsOfUse',
+  'privacyPolicy',
+  'haveAccount',
+  'noAccount',
+  'backToSignIn',
+  'code',
+  'codePlaceholder',
+  'resendCode',
+  'submit',
+  'continue',
+  'newPassword',
+  'confirmNewPassword',
+  'sendRecoveryCode',
+  'verifyEmail',
+  'checkYourEmail',
 ] as const;
 
 const VALIDATION_KEYS = ['required', 'emailInvalid', 'emailTooLong', 'nameTooLong', 'passwordTooShort', 'passwordTooLong', 'termsRequired'] as const;
@@ -125,7 +197,9 @@ beforeAll(async () => {
 
 describe('locale files', () => {
   it('exist for exactly the five languages and both namespaces', () => {
-    const folders = readdirSync(LOCALES_DIR).filter((name) => !name.startsWith('.')).sort();
+    const folders = readdirSync(LOCALES_DIR)
+      .filter((name) => !name.startsWith('.'))
+      .sort();
     expect(folders).toEqual([...LANGUAGES].sort());
     for (const lng of LANGUAGES) {
       for (const ns of NAMESPACES) expect(existsSync(path.join(LOCALES_DIR, lng, `${ns}.json`)), `${lng}/${ns}.json`).toBe(true);
@@ -281,8 +355,15 @@ describe('Kratos messages (kratos.<id>)', () => {
       .split('\n')
       .filter((line) => /^\| \d{7} \| (?:info|error|success) \|/.test(line))
       .map((line) => {
-        const cells = line.slice(1, -1).split('|').map((cell) => cell.trim());
-        const context = cells.at(-1)!.split(',').map((name) => name.trim()).filter(Boolean);
+        const cells = line
+          .slice(1, -1)
+          .split('|')
+          .map((cell) => cell.trim());
+        const context = cells
+          .at(-1)!
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean);
         return [Number(cells[0]), context] as const;
       });
     expect(rows).toEqual(KRATOS_MESSAGES);
@@ -292,10 +373,9 @@ describe('Kratos messages (kratos.<id>)', () => {
 describe('spec §8 errors (errorMessage.*)', () => {
   it('have every message key and every code in English', () => {
     const leaves = english('common');
-    const missing = [
-      ...SPEC_ERROR_MESSAGE_KEYS.map((key) => `errorMessage.${key}`),
-      ...SPEC_REASONS.map((reason) => `errorMessage.code.${reason}`),
-    ].filter((key) => !leaves.has(key));
+    const missing = [...SPEC_ERROR_MESSAGE_KEYS.map((key) => `errorMessage.${key}`), ...SPEC_REASONS.map((reason) => `errorMessage.code.${reason}`)].filter(
+      (key) => !leaves.has(key),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -335,10 +415,7 @@ describe('spec §8 errors (errorMessage.*)', () => {
 describe('shared labels', () => {
   it('have the auth-page and validation keys the screens use', () => {
     const leaves = english('common');
-    const missing = [
-      ...AUTH_PAGE_KEYS.map((key) => `authPage.${key}`),
-      ...VALIDATION_KEYS.map((key) => `validation.${key}`),
-    ].filter((key) => !leaves.has(key));
+    const missing = [...AUTH_PAGE_KEYS.map((key) => `authPage.${key}`), ...VALIDATION_KEYS.map((key) => `validation.${key}`)].filter((key) => !leaves.has(key));
     expect(missing).toEqual([]);
   });
 

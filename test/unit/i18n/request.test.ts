@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n, i18nRequest } from '../../../server/i18n.ts';
 
-type FakeRequest = { query: Record<string, unknown>; cookies: Record<string, string>; headers: Record<string, string>; language?: string; t?: (key: string, options?: unknown) => string };
+type FakeRequest = {
+  query: Record<string, unknown>;
+  cookies: Record<string, string>;
+  headers: Record<string, string>;
+  language?: string;
+  t?: (key: string, options?: unknown) => string;
+};
 
 const i18n = await createI18n(['en', 'vi', 'fr', 'pt', 'es'], 'en');
 const middleware = i18nRequest(i18n);

@@ -127,9 +127,28 @@ describe('log redaction', () => {
     });
 
     it.each([
-      'cookie', 'Set-Cookie', 'authorization', 'Proxy-Authorization', 'X-CSRF-Token', 'x-session-token', '_csrf', 'csrf_token',
-      'PASSWORD', 'new_password', 'passwd', 'secret', 'client_secret', 'apiKey', 'KRATOS_ADMIN_API_KEY', 'token', 'logout_token',
-      'tokenized', 'recovery_link', 'credential', 'ory_kratos_session', 'sessionSecret',
+      'cookie',
+      'Set-Cookie',
+      'authorization',
+      'Proxy-Authorization',
+      'X-CSRF-Token',
+      'x-session-token',
+      '_csrf',
+      'csrf_token',
+      'PASSWORD',
+      'new_password',
+      'passwd',
+      'secret',
+      'client_secret',
+      'apiKey',
+      'KRATOS_ADMIN_API_KEY',
+      'token',
+      'logout_token',
+      'tokenized',
+      'recovery_link',
+      'credential',
+      'ory_kratos_session',
+      'sessionSecret',
     ])('still redacts the key %s', (key) => {
       expect(JSON.parse(redactLine(spaced(key, 'the-secret-value')))[key]).toBe(REDACTED);
     });

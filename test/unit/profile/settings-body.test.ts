@@ -15,7 +15,13 @@ const flow: KratosFlow = {
   ui: {
     action: 'https://kratos/self-service/settings?flow=x',
     method: 'POST',
-    nodes: [node('default', 'csrf_token', 'k'), node('profile', 'traits.email'), node('profile', 'traits.name'), node('oidc', 'link', 'google'), node('oidc', 'unlink', 'apple')],
+    nodes: [
+      node('default', 'csrf_token', 'k'),
+      node('profile', 'traits.email'),
+      node('profile', 'traits.name'),
+      node('oidc', 'link', 'google'),
+      node('oidc', 'unlink', 'apple'),
+    ],
   },
   identity: {
     id: 'identity-1',
@@ -43,7 +49,11 @@ describe('settingsSubmitFrom', () => {
     expect(built).toEqual({
       ok: true,
       method: 'profile',
-      body: { method: 'profile', csrf_token: 't', traits: { email: 'ada@example.com', name: 'Ada L', loginService: 'EMAIL_PASSWORD', avatarRemoteId: 'abc.png' } },
+      body: {
+        method: 'profile',
+        csrf_token: 't',
+        traits: { email: 'ada@example.com', name: 'Ada L', loginService: 'EMAIL_PASSWORD', avatarRemoteId: 'abc.png' },
+      },
     });
   });
 
@@ -70,7 +80,11 @@ describe('settingsSubmitFrom', () => {
   });
 
   it('oidc: only providers the flow offers, for the action it offers', () => {
-    expect(settingsSubmitFrom({ link: 'google', csrf_token: 't' }, flow)).toEqual({ ok: true, method: 'oidc', body: { method: 'oidc', link: 'google', csrf_token: 't' } });
+    expect(settingsSubmitFrom({ link: 'google', csrf_token: 't' }, flow)).toEqual({
+      ok: true,
+      method: 'oidc',
+      body: { method: 'oidc', link: 'google', csrf_token: 't' },
+    });
     expect(settingsSubmitFrom({ method: 'oidc', unlink: 'apple' }, flow)).toMatchObject({ ok: true, body: { unlink: 'apple' } });
     expect(settingsSubmitFrom({ method: 'oidc', unlink: 'google' }, flow)).toMatchObject({ ok: false, reason: 'unknown_provider' });
     expect(settingsSubmitFrom({ method: 'oidc', link: 'evil' }, flow)).toMatchObject({ ok: false, reason: 'unknown_provider' });

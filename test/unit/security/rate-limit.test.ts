@@ -109,7 +109,12 @@ describe('authRateLimit', () => {
     configureRateLimits({ recovery: { perIp: 3, perEmail: 100 } });
     const app = appWith('recovery');
     for (let i = 0; i < 3; i += 1) {
-      await request(app).post('/form').set(json).set('X-Forwarded-For', '198.51.100.1').send({ email: `u${i}@x.com` }).expect(303);
+      await request(app)
+        .post('/form')
+        .set(json)
+        .set('X-Forwarded-For', '198.51.100.1')
+        .send({ email: `u${i}@x.com` })
+        .expect(303);
     }
     const limited = await request(app).post('/form').set(json).set('X-Forwarded-For', '198.51.100.1').send({ email: 'u9@x.com' });
     expect(limited.status).toBe(429);

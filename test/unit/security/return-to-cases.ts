@@ -135,11 +135,7 @@ const NEAR_MISSES = [
 ];
 
 function hostileStrings(): string[] {
-  return [
-    ...EVIL_HOSTS.flatMap((host) => HOSTILE_SHAPES.map((shape) => shape.replaceAll('E', host))),
-    ...DANGEROUS_SCHEMES,
-    ...NEAR_MISSES,
-  ];
+  return [...EVIL_HOSTS.flatMap((host) => HOSTILE_SHAPES.map((shape) => shape.replaceAll('E', host))), ...DANGEROUS_SCHEMES, ...NEAR_MISSES];
 }
 
 // Encoded and case-flipped variants of every hostile string: none of them may turn into a pass.

@@ -89,13 +89,7 @@ export function FlowForm(props: FlowFormProps) {
   };
 
   return (
-    <form
-      id={props.id}
-      className={['flow-form', props.className].filter(Boolean).join(' ')}
-      method="post"
-      action={props.action}
-      data-island="form"
-    >
+    <form id={props.id} className={['flow-form', props.className].filter(Boolean).join(' ')} method="post" action={props.action} data-island="form">
       <FormMessages messages={placed.form} extra={props.formErrors ?? []} t={t} action={props.messageAction} />
       {social.length > 0 ? (
         <div className="flow-form__social">

@@ -121,18 +121,7 @@ export function FlowNode(props: FlowNodeProps) {
   const id = fieldId(name);
   const label = nodeLabel(t, node);
   if (a.type === 'checkbox') {
-    return (
-      <Checkbox
-        id={id}
-        name={name}
-        value="true"
-        label={label}
-        checked={value === 'true'}
-        error={error}
-        required={a.required}
-        disabled={a.disabled}
-      />
-    );
+    return <Checkbox id={id} name={name} value="true" label={label} checked={value === 'true'} error={error} required={a.required} disabled={a.disabled} />;
   }
   const shared = {
     id,

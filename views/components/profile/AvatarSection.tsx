@@ -6,7 +6,6 @@ import { Avatar } from '../Avatar.tsx';
 import { Button } from '../Button.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 
-
 /**
  * Picture upload and removal. Without JavaScript: a multipart form and a remove form, both plain posts.
  * The avatar-upload island adds the preview, the checks before sending (size, one file, PNG/JPEG by
@@ -41,27 +40,13 @@ export function AvatarSection(props: { name: string; avatarUrl?: string | null; 
             {props.error ? <Alert variant="error">{props.error}</Alert> : null}
             {props.unavailable ? <Alert variant="warning">{t('profile.avatar.unavailable')}</Alert> : null}
           </div>
-          <form
-            id="avatar-upload-form"
-            className="profile-avatar__upload"
-            method="post"
-            action={ROUTES.avatarUpload + back}
-            encType="multipart/form-data"
-          >
+          <form id="avatar-upload-form" className="profile-avatar__upload" method="post" action={ROUTES.avatarUpload + back} encType="multipart/form-data">
             {/* First in the body: the server checks it before it reads the file. */}
             {csrfToken ? <input type="hidden" name="_csrf" value={csrfToken} /> : null}
             <label className="profile-avatar__label" htmlFor="avatar-file">
               {t('profile.avatar.choose')}
             </label>
-            <input
-              className="profile-avatar__file"
-              id="avatar-file"
-              type="file"
-              name="file"
-              accept={AVATAR_ACCEPT}
-              required
-              aria-describedby="avatar-hint"
-            />
+            <input className="profile-avatar__file" id="avatar-file" type="file" name="file" accept={AVATAR_ACCEPT} required aria-describedby="avatar-hint" />
             <p className="field__hint" id="avatar-hint">
               {t('profile.avatar.hint', limit)}
             </p>
@@ -69,13 +54,7 @@ export function AvatarSection(props: { name: string; avatarUrl?: string | null; 
               {t('profile.avatar.upload')}
             </Button>
           </form>
-          <form
-            id="avatar-remove-form"
-            className="profile-avatar__remove"
-            method="post"
-            action={ROUTES.avatarRemove + back}
-            hidden={!props.avatarUrl}
-          >
+          <form id="avatar-remove-form" className="profile-avatar__remove" method="post" action={ROUTES.avatarRemove + back} hidden={!props.avatarUrl}>
             {csrfToken ? <input type="hidden" name="_csrf" value={csrfToken} /> : null}
             <Button type="submit" variant="TERTIARY" size="MD" disabled={props.unavailable}>
               {t('profile.avatar.remove')}

@@ -5,7 +5,6 @@ import { FlowForm } from '../flow/FlowForm.tsx';
 import { hasGroup, loginProviders, sectionUi } from './flow-sections.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
-
 const PROVIDER_NAMES: Record<string, string> = { google: 'Google', microsoft: 'Microsoft', dropbox: 'Dropbox', apple: 'Apple' };
 
 export function providerDisplayName(provider: string): string {

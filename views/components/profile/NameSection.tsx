@@ -5,7 +5,6 @@ import { FlowForm } from '../flow/FlowForm.tsx';
 import { INTERNAL_TRAITS, sectionUi } from './flow-sections.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
-
 /** Name and (read-only) e-mail, saved through the settings flow's `profile` method. */
 export function NameSection(props: { ui: UiContainer; action: string; withErrors: boolean; fieldErrors?: Record<string, string[]> }) {
   const t = useT();

@@ -6,7 +6,6 @@ import { FlowForm } from '../flow/FlowForm.tsx';
 import { sectionUi } from './flow-sections.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
-
 /**
  * Spec §3 password change kinds:
  * - default: the account signs in with e-mail and password; change it here.

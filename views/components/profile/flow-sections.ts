@@ -17,9 +17,7 @@ export function sectionUi(ui: UiContainer, group: string, options: SectionOption
   const readOnly = new Set(options.readOnly ?? []);
   const nodes: UiNode[] = ui.nodes
     .filter((node) => node.group === 'default' || node.group === group)
-    .map((node) =>
-      readOnly.has(node.attributes.name ?? '') ? { ...node, attributes: { ...node.attributes, disabled: true, required: false } } : node,
-    );
+    .map((node) => (readOnly.has(node.attributes.name ?? '') ? { ...node, attributes: { ...node.attributes, disabled: true, required: false } } : node));
   const messages = options.withErrors ? (ui.messages ?? []).filter((message) => message.type === 'error') : [];
   return { ...ui, nodes, messages };
 }

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import busboy from 'busboy';
-import { AVATAR_MAX_BYTES, AVATAR_MAX_MEGABYTES, SIGNATURE_BYTES, sniffImageType } from '../../../core/avatar.ts';
-import { AppError, ERROR_CODES, type ErrorMeta } from '../../../core/errors.ts';
+import { AVATAR_MAX_BYTES, AVATAR_MAX_MEGABYTES, SIGNATURE_BYTES, sniffImageType } from '../core/avatar.ts';
+import { AppError, ERROR_CODES, type ErrorMeta } from '../core/errors.ts';
 
 export { AVATAR_MAX_BYTES, sniffImageType };
 

@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 // Three levels of tests, one runner: `npm test` runs every project and sums the counts.
 export default defineConfig({
   test: {
+    // One build of the app for the whole run (test/support/global-build.ts).
+    globalSetup: ['test/support/global-build.ts'],
     projects: [
       {
         extends: true,

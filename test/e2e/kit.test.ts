@@ -1,36 +1,32 @@
 // The UI kit in Debian's Chromium, with JavaScript on and off, against the real app in-process.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
-import { launchBrowser, newContext } from '../support/browser.ts';
+import { buildAssets, launchBrowser, newContext } from '../support/browser.ts';
 
 const LANGUAGES = ['en', 'vi', 'fr', 'pt', 'es'] as const;
 type Common = { ui: { kit: { title: string; nameRequired: string; saved: string }; errors: { server: string } }; authPage: Record<string, string> };
 const common = (lng: string) => JSON.parse(readFileSync(path.resolve('locales', lng, 'common.json'), 'utf8')) as Common;
 const en = common('en');
 
-let outdir = '';
+let built: ReturnType<typeof buildAssets> | undefined;
 let server: http.Server;
 let baseUrl = '';
 let browser: Browser;
 
 beforeAll(async () => {
   // Built into a temporary directory: never races another process reading dist/.
-  outdir = mkdtempSync(path.join(os.tmpdir(), 'kit-e2e-'));
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
+  built = buildAssets('kit-e2e');
   const config = loadConfig({
     NODE_ENV: 'test',
     ENABLE_TEST_ROUTES: 'true',
-    ASSETS_DIR: path.join(outdir, 'public'),
+    ASSETS_DIR: built!.assetsDir,
     LOG_LEVEL: 'silent',
   });
   server = http.createServer(await createApp(config, pino({ level: 'silent' })));
@@ -43,7 +39,7 @@ afterAll(async () => {
   await browser?.close();
   server?.closeAllConnections();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  if (outdir) rmSync(outdir, { recursive: true, force: true });
+  built?.remove();
 });
 
 // Reports CSP violations as console errors, which the shared watcher collects.

@@ -3,14 +3,10 @@
 // sign in → change name → toast → upload a PNG avatar → it shows in the header → remove it →
 // change password → sign out → sign in with the new password → delete the account → signing in
 // again offers reactivation (the backend's grace period) → restore it.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser as PlaywrightBrowser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../embedded/clock.ts';
-import { launchBrowser, newContext } from '../support/browser.ts';
+import { buildAssets, launchBrowser, newContext } from '../support/browser.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../support/fixtures.ts';
 import { startProfileStack, type ProfileStack } from '../integration/profile/profile-stack.ts';
 import { GIF, makePng } from '../integration/profile/images.ts';
@@ -23,21 +19,19 @@ const EXPECTED_CONSOLE = [/^console: Failed to load resource: the server respond
 
 let env: ProfileStack;
 let browser: PlaywrightBrowser;
-let outdir = '';
+let built: ReturnType<typeof buildAssets> | undefined;
 
 beforeAll(async () => {
   // Built into a temporary directory: never races another process reading dist/.
-  outdir = mkdtempSync(path.join(os.tmpdir(), 'profile-e2e-'));
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
-  env = await startProfileStack({ env: { ASSETS_DIR: path.join(outdir, 'public') } });
+  built = buildAssets('profile-e2e');
+  env = await startProfileStack({ env: { ASSETS_DIR: built!.assetsDir } });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
   await env?.close();
-  if (outdir) rmSync(outdir, { recursive: true, force: true });
+  built?.remove();
 });
 const identities = useIdentities(() => env.identityAdminUrl);
 
@@ -216,7 +210,7 @@ describe('an old sign-in (privileged session over)', () => {
   let stale: ProfileStack;
   beforeAll(async () => {
     stale = await startProfileStack({
-      env: { ASSETS_DIR: path.join(outdir, 'public') },
+      env: { ASSETS_DIR: built!.assetsDir },
       identityConfig: { selfservice: { flows: { settings: { privileged_session_max_age: '4s' } } } } as never,
       clock,
     });

@@ -1,36 +1,30 @@
 // Forgot password → emailed code → new password → sign in with it, in Debian's Chromium with JavaScript
 // on and off, against the real app and the embedded identity service (the Swagger UI page is in
 // api.test.ts). The app is built into a temporary directory so no other process's dist/ is touched.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits } from '../../server/security/rate-limit.ts';
-import { launchBrowser, newContext } from '../support/browser.ts';
+import { buildAssets, launchBrowser, newContext } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { latestCode, useIdentities } from '../support/fixtures.ts';
 
-let outdir = '';
+let built: ReturnType<typeof buildAssets> | undefined;
 let stack: Stack;
 let browser: Browser;
 
 const REPORT_CSP = `addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`;
 
 beforeAll(async () => {
-  outdir = mkdtempSync(path.join(os.tmpdir(), 'auth-recovery-e2e-'));
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
+  built = buildAssets('auth-recovery-e2e');
   configureRateLimits({ recovery: { perIp: 1000, perEmail: 1000 }, 'sign-in': { perIp: 1000, perEmail: 1000 } });
-  stack = await startStack({ env: { ASSETS_DIR: path.join(outdir, 'public') } });
+  stack = await startStack({ env: { ASSETS_DIR: built!.assetsDir } });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
-  if (outdir) rmSync(outdir, { recursive: true, force: true });
+  built?.remove();
 });
 
 const identities = useIdentities(() => stack.identity.adminUrl);

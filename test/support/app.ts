@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Express } from 'express';
+import { inject } from 'vitest';
 import type { Logger } from 'pino';
 import { createApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -11,12 +12,24 @@ import { createLogger } from '../../server/logger.ts';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 
+/** The run's one build (test/support/global-build.ts), when running under vitest with it. */
+export function sharedBuildDir(): string | undefined {
+  try {
+    return inject('appBuildDir');
+  } catch {
+    return undefined; // not inside a vitest run with the global build
+  }
+}
+
 /**
- * Builds the app (islands, stylesheet, server bundle) into a fresh temporary directory, so tests
- * never race another process over dist/. The bundle keeps its packages external; a node_modules
- * link beside it lets it resolve them.
+ * The built app (islands, stylesheet, server bundle) in a temporary directory, so tests never race
+ * another process over dist/. Under vitest the run's one shared build is used (global-build.ts): tests
+ * only read it, and `remove()` leaves it to the run. Elsewhere a fresh build is made. The bundle keeps
+ * its packages external; a node_modules link beside it lets it resolve them.
  */
 export function buildApp(): { dir: string; serverJs: string; assetsDir: string; remove(): void } {
+  const shared = sharedBuildDir();
+  if (shared) return { dir: shared, serverJs: path.join(shared, 'server.js'), assetsDir: path.join(shared, 'public'), remove: () => {} };
   const dir = mkdtempSync(path.join(tmpdir(), 'accounts-build-'));
   execFileSync(process.execPath, ['scripts/build.mjs', '--outdir', dir], { cwd: REPO, stdio: 'pipe' });
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sharedBuildDir } from './app.ts';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,10 +42,13 @@ export async function newContext(
 }
 
 /**
- * Builds the client assets into a temporary directory, so no other test process's dist/ is touched.
- * Returns the directory to pass as ASSETS_DIR and a function that removes the build.
+ * The client assets in a temporary directory, so no other test process's dist/ is touched: the run's
+ * shared build under vitest (test/support/global-build.ts), else a fresh one. Returns the directory
+ * to pass as ASSETS_DIR and a function that removes a build of its own.
  */
 export function buildAssets(prefix: string): { assetsDir: string; remove(): void } {
+  const shared = sharedBuildDir();
+  if (shared) return { assetsDir: path.join(shared, 'public'), remove: () => {} }; // the run's one build
   const outdir = mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
   const build = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);

@@ -13,8 +13,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../../core/limits.ts';
 
-export { LIMITS };
-
 /** Interpolation params of the `validation.*` messages used here. */
 export const VALIDATION_PARAMS: Readonly<Record<string, Record<string, number>>> = {
   'validation.emailTooLong': { max: LIMITS.emailMax },

@@ -21,9 +21,6 @@ import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 
 export { whoami };
 
-/** @deprecated read ROUTES.signIn */
-export const SIGN_IN_PATH = ROUTES.signIn;
-
 export const requireLogin: RequestHandler = async (req, res, next) => {
   try {
     const session = await whoami(req, res);

@@ -19,7 +19,7 @@ import { backendClientFor, type Invitation } from '../backend-client.ts';
 import { translator } from '../request-context.ts';
 import { createFlow, flowCsrfToken, submitFlow } from '../flows/kratos.ts';
 import { respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
-import { LIMITS, nameField, passwordField, translateValidation } from '../flows/schemas.ts';
+import { nameField, passwordField, translateValidation } from '../flows/schemas.ts';
 import { documentEndpoint, errorResponse, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
 import { ensureCsrfToken, provideCsrfToken, requireCsrf } from '../security/csrf.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
@@ -32,8 +32,8 @@ const invitationQuery = z.object({ token: z.string().max(200).describe('The invi
 const invitationBody = z.object({
   _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)'),
   token: z.string().max(200),
-  password: z.string().min(LIMITS.passwordMin).max(LIMITS.passwordMax),
-  name: z.string().max(LIMITS.nameMax).optional(),
+  password: passwordField,
+  name: nameField.optional(),
   terms: z.union([z.string(), z.boolean()]).describe('Acceptance of the terms of use: "on" or true'),
 });
 

@@ -153,9 +153,6 @@ export function flowHasErrors(flow: Pick<KratosFlow, 'ui'>): boolean {
   return firstFlowError(flow) !== undefined;
 }
 
-/** A translated failure to answer with: an AppError (status, code, message, meta). */
-export type SpecError = Pick<AppError, 'status' | 'code' | 'message' | 'meta'>;
-
 function translateOr(t: Translate, key: string, fallback: string, params?: Record<string, unknown>): string {
   const value = t(key, params);
   return value && value !== key ? value : fallback;

@@ -11,8 +11,9 @@
 import type { Request, Response } from 'express';
 import { translator } from '../request-context.ts';
 import type { LoadedFlow } from './kratos.ts';
-import { mapIdentityProviderError, type SpecError, type Translate } from '../../core/kratos/messages.ts';
-import { errorBody, respondError, respondRedirect } from './respond.ts';
+import { errorBody, type AppError } from '../../core/errors.ts';
+import { mapIdentityProviderError, type Translate } from '../../core/kratos/messages.ts';
+import { respondError, respondRedirect } from './respond.ts';
 import { flowState } from './flow-replacement.ts';
 import { translateValidation } from './schemas.ts';
 import type { KratosFlow } from '../../core/kratos/types.ts';
@@ -69,7 +70,7 @@ export function formJson(t: Translate, flow: KratosFlow, action: string, status:
 }
 
 /** Answers a JSON caller with a flow error: the mapped error, the flow id and the flow to continue with. */
-export function flowErrorJson(res: Response, status: number, error: SpecError, flow: KratosFlow, action: string): void {
+export function flowErrorJson(res: Response, status: number, error: AppError, flow: KratosFlow, action: string): void {
   res
     .status(status)
     .set('Cache-Control', 'no-store')

@@ -10,7 +10,7 @@
  *       page → 303 Location · enhanced → 200 + `X-Redirect-To`, empty body · json → 200 `{ redirect_to, ...json }`
  *   respondForm(req, res, { status, title, page, fragment, json })
  *       page → the whole page with `status` · enhanced → the form fragment with `status` · json → `json()` with `status`
- *   respondError(req, res, error: SpecError, page?)
+ *   respondError(req, res, error: AppError, page?)
  *       json → `{ code, message, meta }` with error.status · otherwise `page` (or the flow error page) with error.status
  *
  * `json` and `page` are thunks so each mode only builds what it sends.
@@ -19,10 +19,7 @@ import type { Request, Response } from 'express';
 import { createElement, type ReactElement } from 'react';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
 import { renderFragment, renderPage } from '../render.tsx';
-import { errorBody } from '../../core/errors.ts';
-import type { SpecError } from '../../core/kratos/messages.ts';
-
-export { errorBody };
+import { errorBody, type AppError } from '../../core/errors.ts';
 
 export type ResponseMode = 'json' | 'enhanced' | 'page';
 
@@ -73,7 +70,7 @@ export function respondForm(req: Request, res: Response, form: FormResponse): vo
   }
 }
 
-export function respondError(req: Request, res: Response, error: SpecError, page?: () => ReactElement): void {
+export function respondError(req: Request, res: Response, error: AppError, page?: () => ReactElement): void {
   if (responseMode(req) === 'json') {
     res.status(error.status).set('Cache-Control', 'no-store').json(errorBody(error));
     return;

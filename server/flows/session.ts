@@ -15,7 +15,8 @@ import type { AppLocals } from '../locals.ts';
 import { boundedReturnTo, safeReturnTo } from '../security/return-to.ts';
 import { whoami } from './kratos.ts';
 import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
-import { errorBody, respondRedirect, wantsJson } from './respond.ts';
+import { errorBody } from '../../core/errors.ts';
+import { respondRedirect, wantsJson } from './respond.ts';
 import type { KratosSession } from '../../core/kratos/types.ts';
 import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 

@@ -4,6 +4,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { AppError } from '../../core/errors.ts';
 import { translator } from '../request-context.ts';
 import { getFlowError } from '../flows/kratos.ts';
 import { mapIdentityProviderError, translateErrorId } from '../../core/kratos/messages.ts';
@@ -41,7 +42,7 @@ async function show(req: Request, res: Response): Promise<void> {
   const answer = id ? await getFlowError(req, res, id) : undefined;
   if (!answer || !answer.ok || !answer.data?.error) {
     const message = t('flowError.unknown');
-    return respondError(req, res, { status: 404, code: 'flow_error_not_found', message, meta: {} }, () =>
+    return respondError(req, res, new AppError(404, 'flow_error_not_found', message), () =>
       createElement(FlowErrorPage, { message, code: 'flow_error_not_found' }),
     );
   }
@@ -49,7 +50,7 @@ async function show(req: Request, res: Response): Promise<void> {
   const status = typeof error.code === 'number' && error.code >= 400 && error.code < 600 ? error.code : 500;
   const mapped = mapIdentityProviderError(status, { error }, t);
   const message = translateErrorId(t, error.id) ?? mapped.message;
-  respondError(req, res, { ...mapped, message, meta: { ...mapped.meta, errorId: error.id ?? null } }, () =>
+  respondError(req, res, new AppError(mapped.status, mapped.code, message, { ...mapped.meta, errorId: error.id ?? null }), () =>
     createElement(FlowErrorPage, { message, code: String(error.id ?? status), retryHref: retryHref(error.id) }),
   );
 }

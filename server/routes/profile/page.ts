@@ -4,7 +4,7 @@
 import type { Request, Response } from 'express';
 import { createElement, type ReactElement } from 'react';
 import { errorBody, type AppError } from '../../../core/errors.ts';
-import { mapIdentityProviderError, translateMessage, type SpecError } from '../../../core/kratos/messages.ts';
+import { mapIdentityProviderError, translateMessage } from '../../../core/kratos/messages.ts';
 import type { KratosFlow } from '../../../core/kratos/types.ts';
 import { ROUTES } from '../../../core/routes.ts';
 import { AvatarSection } from '../../../views/components/profile/AvatarSection.tsx';
@@ -55,7 +55,7 @@ export type ProfileRender = {
   /** Translated avatar error, with the section to answer for an enhanced post. */
   avatarError?: string;
   /** For JSON answers of a failure. */
-  error?: SpecError | AppError;
+  error?: AppError;
   /** Which section an enhanced post gets back as its fragment. */
   fragment?: SettingsMethod | 'avatar';
   user?: LoadedUser;

@@ -1,4 +1,5 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { realOryProjects } from './test/real-ory-projects.ts';
 
 // Three levels of tests, one runner: `npm test` runs every project and sums the counts.
 export default defineConfig({
@@ -33,6 +34,7 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      ...(realOryProjects() as TestProjectInlineConfiguration[]),
     ],
   },
 });

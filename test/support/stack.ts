@@ -1,3 +1,4 @@
+import { describe, it, type TestFunction } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -6,10 +7,29 @@ import { loadConfig } from '../../server/config.ts';
 import { startIdentity, type StartIdentityOptions } from '../../embedded/identity/index.ts';
 import { startBackend } from '../../embedded/backend/index.ts';
 import type { Clock } from '../../embedded/clock.ts';
+import type { JSONWebKeySet } from 'jose';
+import { startKratos } from '../../scripts/ory/kratos.ts';
+
+/**
+ * Which identity service the stacks of this run use: the stand-in, or real Ory Kratos when
+ * ORY_TARGET=kratos (the `*-ory` vitest projects set it; the binary comes from `npm run ory:build`).
+ */
+export const identityTarget: 'stand-in' | 'kratos' = process.env.ORY_TARGET === 'kratos' ? 'kratos' : 'stand-in';
+export const onRealKratos = identityTarget === 'kratos';
+
+/** Real Kratos, configured from the same stand-in settings a test gives (see scripts/ory/kratos-config.ts). */
+async function startRealIdentity(appUrl: string, config: StartIdentityOptions['config'], clock: Clock | undefined) {
+  // Real Kratos reads the real time: a test that moves a clock belongs to the stand-in suites only.
+  if (clock) throw new Error('startStack: a test clock works with the identity stand-in only (real Kratos reads the real time)');
+  const kratos = await startKratos({ appUrl, config });
+  return { publicUrl: kratos.publicUrl, adminUrl: kratos.adminUrl, jwks: kratos.jwks, issuer: `${kratos.publicUrl}/`, close: kratos.close };
+}
 
 export type Stack = {
   appUrl: string;
   identity: { publicUrl: string; adminUrl: string };
+  /** What a backend must be told to trust the identity service's session JWTs (empty for the stand-in, whose JWKS the backend finds itself). */
+  tokenTrust: { jwks?: JSONWebKeySet; issuer?: string };
   backend: { url: string };
   server: http.Server;
   close(): Promise<void>;
@@ -32,20 +52,24 @@ export async function startStack(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const identity = await startIdentity({
-    publicPort: 0,
-    adminPort: 0,
-    database: ':memory:',
-    appUrl,
-    argon2: { memory: 1024, iterations: 1, parallelism: 1 },
-    config: options.identityConfig,
-    clock: options.clock,
-  });
+  const identity = onRealKratos
+    ? await startRealIdentity(appUrl, options.identityConfig, options.clock)
+    : await startIdentity({
+        publicPort: 0,
+        adminPort: 0,
+        database: ':memory:',
+        appUrl,
+        argon2: { memory: 1024, iterations: 1, parallelism: 1 },
+        config: options.identityConfig,
+        clock: options.clock,
+      });
+  const tokenTrust = 'jwks' in identity ? { jwks: identity.jwks, issuer: identity.issuer } : {};
   const backend = await startBackend({
     port: 0,
     database: ':memory:',
     identityPublicUrl: identity.publicUrl,
     identityAdminUrl: identity.adminUrl,
+    ...tokenTrust,
     clock: options.clock,
   });
   const config = loadConfig({
@@ -64,6 +88,7 @@ export async function startStack(
   return {
     appUrl,
     identity,
+    tokenTrust,
     backend,
     server,
     async close() {
@@ -73,4 +98,20 @@ export async function startStack(
       await identity.close();
     },
   };
+}
+
+/**
+ * Tests that can only run against the identity stand-in (they move its clock, or use what real Kratos
+ * has no equivalent for). Against real Kratos they are skipped with the reason in their name, so the
+ * run's summary names each one: `standInOnly('moves the clock')('expired code …', async () => …)`.
+ */
+export function standInOnly(reason: string): (name: string, fn: TestFunction, timeout?: number) => void {
+  if (!onRealKratos) return (name, fn, timeout) => it(name, fn, timeout);
+  return (name, fn) => it.skip(`${name} [stand-in only: ${reason}]`, fn);
+}
+
+/** The same for a whole `describe` block. */
+export function describeStandInOnly(reason: string): (name: string, fn: () => void) => void {
+  if (!onRealKratos) return (name, fn) => describe(name, fn);
+  return (name, fn) => describe.skip(`${name} [stand-in only: ${reason}]`, fn);
 }

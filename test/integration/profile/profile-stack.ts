@@ -126,6 +126,7 @@ export async function startProfileStack(
     dataDir,
     identityPublicUrl: stack.identity.publicUrl,
     identityAdminUrl: stack.identity.adminUrl,
+    ...stack.tokenTrust,
     adminApiKey: ADMIN_KEY,
     cannyCompanyId: CANNY_COMPANY_ID,
     cannyPrivateKey: CANNY_PRIVATE_KEY,

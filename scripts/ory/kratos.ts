@@ -1,0 +1,191 @@
+// Starts a real Ory Kratos (the binary `npm run ory:build` made) with the stand-in's configuration
+// translated by kratos-config.ts: on free ports, with its own SQLite file, a fresh tokenizer key, and
+// a mail catcher for the HTTP courier. Used by the test stacks (test/support/stack.ts), the
+// conformance suite and `npm run start:ory`.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
+import { stringify } from 'yaml';
+import { buildConfig, type StartIdentityOptions } from '../../embedded/identity/index.ts';
+import { kratosConfig } from './kratos-config.ts';
+import { binaryPath } from './pins.ts';
+
+export const kratosBinary = (): string => binaryPath('kratos');
+export const kratosAvailable = (): boolean => existsSync(kratosBinary());
+
+const SCHEMA_URL = pathToFileURL(fileURLToPath(new URL('../../embedded/identity/identity.schema.json', import.meta.url))).href;
+
+export type MailMessage = { recipient: string; template_type: string; subject?: string; body: string; received_at: string };
+
+export type RealKratos = {
+  publicUrl: string;
+  adminUrl: string;
+  /** The tokenizer's public keys: what a backend verifies the session JWTs with. */
+  jwks: JSONWebKeySet;
+  /** Every message the courier delivered to the catcher. */
+  mail: MailMessage[];
+  close(): Promise<void>;
+};
+
+export type StartKratosOptions = {
+  appUrl: string;
+  /** Stand-in config overrides (the same ones a test would give the stand-in). */
+  config?: StartIdentityOptions['config'];
+  configFile?: string;
+  /** Fixed ports (start:ory); default: free ones. */
+  publicPort?: number;
+  adminPort?: number;
+  /** Keep data here (start:ory); default: a temporary folder removed on close. */
+  dataDir?: string;
+  /** Kratos's own log (default: collected, printed only when it fails to start). */
+  stdio?: 'inherit' | 'pipe';
+  logLevel?: string;
+};
+
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A tiny HTTP endpoint for Kratos's courier: records each message, answers 200. */
+async function startMailCatcher(mail: MailMessage[]): Promise<{ url: string; server: http.Server }> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        const ctx = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+        mail.push({
+          recipient: String(ctx.recipient ?? ''),
+          template_type: String(ctx.template_type ?? ''),
+          subject: typeof ctx.subject === 'string' ? ctx.subject : undefined,
+          body: String(ctx.body ?? ''),
+          received_at: new Date().toISOString(),
+        });
+      } catch {
+        // A body we cannot read is still acknowledged: the courier must not retry forever.
+      }
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mail`, server };
+}
+
+/** A private ES256 JWKS for the tokenizer, and its public half for the backend. */
+async function tokenizerKeys(): Promise<{ privateSet: JSONWebKeySet; publicSet: JSONWebKeySet }> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  const kid = randomUUID();
+  const meta = { kid, alg: 'ES256', use: 'sig' };
+  return { privateSet: { keys: [{ ...(await exportJWK(privateKey)), ...meta }] }, publicSet: { keys: [{ ...(await exportJWK(publicKey)), ...meta }] } };
+}
+
+// Migrating an empty SQLite database takes seconds; each run migrates once into a template file and
+// every Kratos of the run starts from a copy.
+const templateDir = join(tmpdir(), `accounts-kratos-template-${process.pid}`);
+function migratedDatabase(configFile: string, target: string): void {
+  const template = join(templateDir, 'kratos.sqlite');
+  if (!existsSync(template)) {
+    mkdirSync(templateDir, { recursive: true });
+    const result = spawnSync(kratosBinary(), ['migrate', 'sql', '-e', '--yes', '-c', configFile], {
+      env: { ...process.env, DSN: `sqlite://${template}?_fk=true&mode=rwc` },
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`kratos migrate failed: ${result.stderr || result.stdout}`);
+  }
+  copyFileSync(template, target);
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`kratos exited (${child.exitCode}) before it was ready:\n${output()}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`kratos was not ready within ${timeoutMs} ms:\n${output()}`);
+}
+
+export async function startKratos(options: StartKratosOptions): Promise<RealKratos> {
+  if (!kratosAvailable()) throw new Error(`real Kratos is not built (${kratosBinary()}): run npm run ory:build`);
+  const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'accounts-kratos-'));
+  mkdirSync(dir, { recursive: true });
+  const mail: MailMessage[] = [];
+  const catcher = await startMailCatcher(mail);
+  const publicPort = options.publicPort ?? (await freePort());
+  const adminPort = options.adminPort ?? (await freePort());
+  const publicUrl = `http://127.0.0.1:${publicPort}`;
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  const keys = await tokenizerKeys();
+  const jwksFile = join(dir, 'tokenizer.jwks.json');
+  writeFileSync(jwksFile, JSON.stringify(keys.privateSet), { mode: 0o600 });
+  const database = join(dir, 'kratos.sqlite');
+  const config = kratosConfig(
+    buildConfig({ appUrl: options.appUrl, config: options.config, configFile: options.configFile, argon2: { memory: 1024, iterations: 1, parallelism: 1 } }),
+    {
+      publicUrl,
+      adminUrl,
+      publicPort,
+      adminPort,
+      dsn: `sqlite://${database}?_fk=true&mode=rwc`,
+      schemaUrl: SCHEMA_URL,
+      jwksUrl: pathToFileURL(jwksFile).href,
+      courierUrl: catcher.url,
+      secret: randomBytes(24).toString('hex'),
+      logLevel: options.logLevel,
+    },
+  );
+  const configFile = join(dir, 'kratos.yml');
+  writeFileSync(configFile, stringify(config), { mode: 0o600 });
+  if (!existsSync(database)) migratedDatabase(configFile, database);
+
+  const child = spawn(kratosBinary(), ['serve', '-c', configFile, '--dev', '--watch-courier'], {
+    cwd: dir,
+    stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString('utf8')).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const close = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await new Promise<void>((resolve) => catcher.server.close(() => resolve()));
+    if (!options.dataDir) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilReady(`${adminUrl}/health/ready`, child, () => log);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { publicUrl, adminUrl, jwks: keys.publicSet, mail, close };
+}
+
+/** Removes this process's migrated template (call once at the end of a run; harmless if absent). */
+export function removeKratosTemplate(): void {
+  rmSync(templateDir, { recursive: true, force: true });
+}
+

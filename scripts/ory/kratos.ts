@@ -2,8 +2,7 @@
 // translated by kratos-config.ts: on free ports, with its own SQLite file, a fresh tokenizer key, and
 // a mail catcher for the HTTP courier. Used by the test stacks (test/support/stack.ts), the
 // conformance suite and `npm run start:ory`.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +14,7 @@ import { stringify } from 'yaml';
 import { buildConfig, type StartIdentityOptions } from '../../embedded/identity/index.ts';
 import { kratosConfig } from './kratos-config.ts';
 import { binaryPath } from './pins.ts';
+import { freePort, migratedDatabase, sqliteDsn, startOryProcess, type OryProcess } from './process.ts';
 
 export const kratosBinary = (): string => binaryPath('kratos');
 export const kratosAvailable = (): boolean => existsSync(kratosBinary());
@@ -46,15 +46,9 @@ export type StartKratosOptions = {
   /** Kratos's own log (default: collected, printed only when it fails to start). */
   stdio?: 'inherit' | 'pipe';
   logLevel?: string;
+  /** Hashing cost (memory in KiB); default the cheap test settings. `null`: the configuration's own. */
+  argon2?: { memory: number; iterations: number; parallelism: number } | null;
 };
-
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A tiny HTTP endpoint for Kratos's courier: records each message, answers 200. */
 async function startMailCatcher(mail: MailMessage[]): Promise<{ url: string; server: http.Server }> {
@@ -89,35 +83,14 @@ async function tokenizerKeys(): Promise<{ privateSet: JSONWebKeySet; publicSet: 
   return { privateSet: { keys: [{ ...(await exportJWK(privateKey)), ...meta }] }, publicSet: { keys: [{ ...(await exportJWK(publicKey)), ...meta }] } };
 }
 
-// Migrating an empty SQLite database takes seconds; each run migrates once into a template file and
-// every Kratos of the run starts from a copy.
-const templateDir = join(tmpdir(), `accounts-kratos-template-${process.pid}`);
-function migratedDatabase(configFile: string, target: string): void {
-  const template = join(templateDir, 'kratos.sqlite');
-  if (!existsSync(template)) {
-    mkdirSync(templateDir, { recursive: true });
-    const result = spawnSync(kratosBinary(), ['migrate', 'sql', '-e', '--yes', '-c', configFile], {
-      env: { ...process.env, DSN: `sqlite://${template}?_fk=true&mode=rwc` },
-      encoding: 'utf8',
-    });
-    if (result.status !== 0) throw new Error(`kratos migrate failed: ${result.stderr || result.stdout}`);
-  }
-  copyFileSync(template, target);
-}
+/** Cheap hashing for tests, as the stand-in's test stacks use; start:ory keeps the configured cost. */
+const TEST_ARGON2 = { memory: 1024, iterations: 1, parallelism: 1 };
 
-async function waitUntilReady(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`kratos exited (${child.exitCode}) before it was ready:\n${output()}`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`kratos was not ready within ${timeoutMs} ms:\n${output()}`);
+/** The cookie and cipher secret of a data folder: kept with the data, so a restart keeps sessions valid. */
+function persistentSecret(dir: string): string {
+  const file = join(dir, 'secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(24).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
 }
 
 export async function startKratos(options: StartKratosOptions): Promise<RealKratos> {
@@ -135,57 +108,44 @@ export async function startKratos(options: StartKratosOptions): Promise<RealKrat
   writeFileSync(jwksFile, JSON.stringify(keys.privateSet), { mode: 0o600 });
   const database = join(dir, 'kratos.sqlite');
   const config = kratosConfig(
-    buildConfig({ appUrl: options.appUrl, config: options.config, configFile: options.configFile, argon2: { memory: 1024, iterations: 1, parallelism: 1 } }),
+    buildConfig({ appUrl: options.appUrl, config: options.config, configFile: options.configFile, argon2: options.argon2 === null ? undefined : (options.argon2 ?? TEST_ARGON2) }),
     {
       publicUrl,
       adminUrl,
       publicPort,
       adminPort,
-      dsn: `sqlite://${database}?_fk=true&mode=rwc`,
+      dsn: sqliteDsn(database),
       schemaUrl: SCHEMA_URL,
       jwksUrl: pathToFileURL(jwksFile).href,
       courierUrl: catcher.url,
-      secret: randomBytes(24).toString('hex'),
+      secret: persistentSecret(dir),
       logLevel: options.logLevel,
     },
   );
   const configFile = join(dir, 'kratos.yml');
   writeFileSync(configFile, stringify(config), { mode: 0o600 });
-  if (!existsSync(database)) migratedDatabase(configFile, database);
-
-  const child = spawn(kratosBinary(), ['serve', '-c', configFile, '--dev', '--watch-courier'], {
-    cwd: dir,
-    stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  const keep = (chunk: Buffer) => {
-    log = (log + chunk.toString('utf8')).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
-  const close = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
+  if (!existsSync(database)) migratedDatabase(kratosBinary(), 'kratos', ['migrate', 'sql', '-e', '--yes'], configFile, database);
+  const closeCatcher = async () => {
     await new Promise<void>((resolve) => catcher.server.close(() => resolve()));
     if (!options.dataDir) rmSync(dir, { recursive: true, force: true });
   };
+
+  let kratos: OryProcess;
   try {
-    await waitUntilReady(`${adminUrl}/health/ready`, child, () => log);
+    kratos = await startOryProcess('kratos', kratosBinary(), ['serve', '-c', configFile, '--dev', '--watch-courier'], {
+      cwd: dir,
+      readyUrl: `${adminUrl}/health/ready`,
+      stdio: options.stdio,
+    });
   } catch (error) {
-    await close();
+    await closeCatcher();
     throw error;
   }
+  const close = async () => {
+    await kratos.stop();
+    await closeCatcher();
+  };
   return { publicUrl, adminUrl, jwks: keys.publicSet, mail, close };
 }
 
-/** Removes this process's migrated template (call once at the end of a run; harmless if absent). */
-export function removeKratosTemplate(): void {
-  rmSync(templateDir, { recursive: true, force: true });
-}
 

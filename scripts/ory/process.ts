@@ -1,0 +1,77 @@
+// What starting a real Ory server needs, whichever it is: free ports, a migrated SQLite database, the
+// child process with its log kept for the error message, and the wait until it answers /health/ready.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export const sqliteDsn = (file: string) => `sqlite://${file}?_fk=true&mode=rwc`;
+
+// Migrating an empty database takes seconds (Kratos: ~5 s); each process migrates once into a template
+// file per binary and every server it starts begins from a copy.
+const templateRoot = join(tmpdir(), `accounts-ory-templates-${process.pid}`);
+process.once('exit', () => rmSync(templateRoot, { recursive: true, force: true }));
+
+/** Copies a migrated, empty database to `target` (`migrate` is the binary's migrate command line). */
+export function migratedDatabase(binary: string, name: string, migrate: string[], configFile: string, target: string): void {
+  const template = join(templateRoot, `${name}.sqlite`);
+  if (!existsSync(template)) {
+    mkdirSync(templateRoot, { recursive: true });
+    const result = spawnSync(binary, [...migrate, '-c', configFile], { env: { ...process.env, DSN: sqliteDsn(template) }, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${name} migrate failed: ${result.stderr || result.stdout}`);
+  }
+  copyFileSync(template, target);
+}
+
+export type OryProcess = { stop(): Promise<void> };
+
+/**
+ * Starts `binary args` and waits until `readyUrl` answers 2xx. Its output is kept (the last 20 kB) and
+ * shown when it fails to start; `inherit` passes it through instead (start:ory).
+ */
+export async function startOryProcess(
+  name: string,
+  binary: string,
+  args: string[],
+  options: { cwd: string; readyUrl: string; stdio?: 'inherit' | 'pipe'; timeoutMs?: number },
+): Promise<OryProcess> {
+  const child = spawn(binary, args, { cwd: options.cwd, stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString('utf8')).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}) before it was ready:\n${log}`);
+    try {
+      const response = await fetch(options.readyUrl, { signal: AbortSignal.timeout(1_000) });
+      if (response.ok) return { stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await stop();
+  throw new Error(`${name} was not ready within ${options.timeoutMs ?? 30_000} ms:\n${log}`);
+}

@@ -4,11 +4,14 @@ import { existsSync } from 'node:fs';
 import { binaryPath } from '../scripts/ory/pins.ts';
 
 export const realKratosBuilt = (): boolean => existsSync(binaryPath('kratos'));
+export const realHydraBuilt = (): boolean => existsSync(binaryPath('hydra'));
 
 export function realOryProjects(): object[] {
   if (!realKratosBuilt()) return [];
   const env = { ORY_TARGET: 'kratos' };
   return [
+    // Real Kratos and real Hydra together, no stand-in involved (test/ory/).
+    ...(realHydraBuilt() ? [{ extends: true, test: { name: 'ory', include: ['test/ory/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } }] : []),
     {
       extends: true,
       test: {

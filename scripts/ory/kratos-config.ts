@@ -26,6 +26,8 @@ export type KratosRuntime = {
   /** Cookie and cipher secrets (at least 32 characters each). */
   secret: string;
   logLevel?: string;
+  /** Hydra's admin URL: Kratos then answers Hydra's login challenges itself (contract §15.1). */
+  oauth2ProviderUrl?: string;
 };
 
 const base64Url = (text: string) => `base64://${Buffer.from(text).toString('base64')}`;
@@ -134,6 +136,7 @@ export function kratosConfig(config: IdentityConfig, runtime: KratosRuntime): Re
       http: { request_config: { url: runtime.courierUrl, method: 'POST', body: COURIER_BODY } },
       smtp: { from_address: config.courier.smtp.from_address, from_name: config.courier.smtp.from_name },
     },
+    ...(runtime.oauth2ProviderUrl ? { oauth2_provider: { url: runtime.oauth2ProviderUrl } } : {}),
     identity: { default_schema_id: config.identity.default_schema_id, schemas: [{ id: config.identity.default_schema_id, url: runtime.schemaUrl }] },
   };
 }

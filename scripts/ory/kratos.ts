@@ -46,6 +46,8 @@ export type StartKratosOptions = {
   /** Kratos's own log (default: collected, printed only when it fails to start). */
   stdio?: 'inherit' | 'pipe';
   logLevel?: string;
+  /** Hydra's admin URL, for Kratos's OAuth2 login integration. */
+  oauth2ProviderUrl?: string;
   /** Hashing cost (memory in KiB); default the cheap test settings. `null`: the configuration's own. */
   argon2?: { memory: number; iterations: number; parallelism: number } | null;
 };
@@ -108,7 +110,12 @@ export async function startKratos(options: StartKratosOptions): Promise<RealKrat
   writeFileSync(jwksFile, JSON.stringify(keys.privateSet), { mode: 0o600 });
   const database = join(dir, 'kratos.sqlite');
   const config = kratosConfig(
-    buildConfig({ appUrl: options.appUrl, config: options.config, configFile: options.configFile, argon2: options.argon2 === null ? undefined : (options.argon2 ?? TEST_ARGON2) }),
+    buildConfig({
+      appUrl: options.appUrl,
+      config: options.config,
+      configFile: options.configFile,
+      argon2: options.argon2 === null ? undefined : (options.argon2 ?? TEST_ARGON2),
+    }),
     {
       publicUrl,
       adminUrl,
@@ -120,6 +127,7 @@ export async function startKratos(options: StartKratosOptions): Promise<RealKrat
       courierUrl: catcher.url,
       secret: persistentSecret(dir),
       logLevel: options.logLevel,
+      oauth2ProviderUrl: options.oauth2ProviderUrl,
     },
   );
   const configFile = join(dir, 'kratos.yml');
@@ -147,5 +155,3 @@ export async function startKratos(options: StartKratosOptions): Promise<RealKrat
   };
   return { publicUrl, adminUrl, jwks: keys.publicSet, mail, close };
 }
-
-

@@ -2,12 +2,16 @@
 // body decoding with limits, cookie parsing and reply writing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KratosError } from './errors.ts';
+import { formToObject } from './form.ts';
+import type { IdentitySchema } from './schema.ts';
 
 export interface Reply {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
   html?: string;
+  /** Any other text payload, written as is (give its Content-Type in headers). */
+  text?: string;
 }
 
 export interface Ctx {
@@ -120,28 +124,6 @@ export function serializeCookie(name: string, value: string, o: CookieOptions): 
   return s;
 }
 
-function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
-  const parts = dotted.split('.');
-  let cur: Record<string, unknown> = target;
-  for (let i = 0; i < parts.length - 1; i++) {
-    const p = parts[i]!;
-    if (p === '__proto__' || p === 'constructor' || p === 'prototype') return;
-    const next = cur[p];
-    if (typeof next !== 'object' || next === null || Array.isArray(next)) cur[p] = {};
-    cur = cur[p] as Record<string, unknown>;
-  }
-  const last = parts[parts.length - 1]!;
-  if (last === '__proto__' || last === 'constructor' || last === 'prototype') return;
-  cur[last] = value;
-}
-
-/** Form bodies use dotted names (traits.email); turn them into nested objects like JSON bodies. */
-export function formToObject(params: URLSearchParams): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of params) setPath(out, k, v);
-  return out;
-}
-
 function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -169,8 +151,8 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-function parseMultipart(raw: Buffer, boundary: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function multipartFields(raw: Buffer, boundary: string): [string, string][] {
+  const out: [string, string][] = [];
   const text = raw.toString('utf8');
   for (const part of text.split(`--${boundary}`)) {
     const idx = part.indexOf('\r\n\r\n');
@@ -178,12 +160,13 @@ function parseMultipart(raw: Buffer, boundary: string): Record<string, unknown> 
     const head = part.slice(0, idx);
     const m = /name="([^"]*)"/i.exec(head);
     if (!m || /filename=/i.test(head)) continue;
-    setPath(out, m[1]!, part.slice(idx + 4).replace(/\r\n$/, ''));
+    out.push([m[1]!, part.slice(idx + 4).replace(/\r\n$/, '')]);
   }
   return out;
 }
 
-export function makeBodyReader(req: IncomingMessage): () => Promise<Record<string, unknown>> {
+/** Reads the body once; form bodies are typed by the identity schema like Kratos's form decoder (form.ts). */
+export function makeBodyReader(req: IncomingMessage, schema: IdentitySchema): () => Promise<Record<string, unknown>> {
   let cached: Promise<Record<string, unknown>> | undefined;
   return () => {
     cached ??= (async () => {
@@ -203,11 +186,11 @@ export function makeBodyReader(req: IncomingMessage): () => Promise<Record<strin
         }
         return parsed as Record<string, unknown>;
       }
-      if (ct === 'application/x-www-form-urlencoded') return formToObject(new URLSearchParams(raw.toString('utf8')));
+      if (ct === 'application/x-www-form-urlencoded') return formToObject(new URLSearchParams(raw.toString('utf8')), schema);
       if (ct === 'multipart/form-data') {
         const b = /boundary=("?)([^";]+)\1/i.exec(ctHeader);
         if (!b) throw new KratosError(400, { reason: 'Unable to decode multipart body: missing boundary.' });
-        return parseMultipart(raw, b[2]!);
+        return formToObject(multipartFields(raw, b[2]!), schema);
       }
       throw new KratosError(415, {
         reason: `Unable to decode body because HTTP Request Content-Type "${ct || '(none)'}" is not supported.`,
@@ -241,6 +224,8 @@ export function writeReply(res: ServerResponse, ctx: Ctx | undefined, reply: Rep
   if (reply.html !== undefined) {
     headers['Content-Type'] ??= 'text/html; charset=utf-8';
     payload = reply.html;
+  } else if (reply.text !== undefined) {
+    payload = reply.text;
   } else if (reply.body !== undefined) {
     headers['Content-Type'] ??= 'application/json; charset=utf-8';
     payload = JSON.stringify(reply.body);

@@ -9,7 +9,7 @@ import { Csrf, csrfCookieName } from './csrf.ts';
 import { KratosError } from './errors.ts';
 import { isJSONRequest, makeBodyReader, parseCookies, redirect, writeReply, type Ctx, type Reply } from './http.ts';
 import { adminRoutes, mailboxRoute, match, publicRoutes, storeBrowserError, type Route } from './routes.ts';
-import { loadSchema } from './schema.ts';
+import { loadSchema, type IdentitySchema } from './schema.ts';
 import type { Service } from './service.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { Store } from './store.ts';
@@ -80,7 +80,7 @@ export function buildConfig(o: StartIdentityOptions = {}): IdentityConfig {
   return c;
 }
 
-function makeCtx(req: IncomingMessage): Ctx {
+function makeCtx(req: IncomingMessage, schema: IdentitySchema): Ctx {
   const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost');
   const proto = String(req.headers['x-forwarded-proto'] ?? 'http')
     .split(',')[0]!
@@ -108,7 +108,7 @@ function makeCtx(req: IncomingMessage): Ctx {
     userAgent: String(req.headers['user-agent'] ?? ''),
     requestId: typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined,
     params: {},
-    body: makeBodyReader(req),
+    body: makeBodyReader(req, schema),
   };
 }
 
@@ -136,7 +136,7 @@ function errorReply(svc: Service, ctx: Ctx, route: Route | undefined, e: unknown
 const notFound = () => new KratosError(404, {});
 
 async function dispatch(svc: Service, listener: 'public' | 'admin', req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const ctx = makeCtx(req);
+  const ctx = makeCtx(req, svc.schema);
   let route: Route | undefined;
   let reply: Reply;
   try {

@@ -123,20 +123,35 @@ export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply>
     throw expiredOnSubmit(svc, f, nf.id);
   }
   const body = await ctx.body();
+  const method = str(body.method);
+  const screen = str(body.screen);
+  const hasTraits = typeof body.traits === 'object' && body.traits !== null;
+  // Kratos reads a submit without traits as {} (nothing carried over from an earlier step).
+  const traits = coerceTraits(svc.schema, hasTraits ? body.traits : {});
+  const profileFirst = svc.config.selfservice.flows.registration.style !== 'unified';
+  // v1.3.1's profile strategy answers whatever the password (method=password) and oidc (provider)
+  // strategies do not: method=profile or screen=credential-selection → the credential step;
+  // method=profile:back or screen=previous → back to the profile step. So the Back button, which posts
+  // screen=previous and no method, is a profile submit; method=profile wins over screen=previous.
+  const profileSubmit = profileFirst && method !== 'password' && body.provider === undefined;
+  if (profileSubmit && method !== 'profile' && screen !== 'credential-selection' && (method === 'profile:back' || screen === 'previous')) {
+    // Back: the step-one nodes again with the posted values; v1.3.1 checks no CSRF token here and
+    // leaves active/state as they were. The decoder still validates the traits against the schema.
+    const errs = validateTraits(svc.schema, traits);
+    if (errs) {
+      setLayout(svc, f, (f.internal.layout as Layout) ?? 'profile', traits, errs);
+      return formReply(svc, ctx, f);
+    }
+    setLayout(svc, f, 'profile', traits);
+    // JSON: 400 with the flow, like every step of the two-step registration (§20.1); browser: 303.
+    return formReply(svc, ctx, f, 303);
+  }
   if (f.type === 'browser') svc.csrf.verifyBody(ctx, body.csrf_token);
   if (body.transient_payload !== undefined) f.transient_payload = body.transient_payload;
-  const method = str(body.method);
-  const prevTraits = (f.internal.traits ?? {}) as Record<string, unknown>;
-  const hasTraits = typeof body.traits === 'object' && body.traits !== null;
-  const traits = hasTraits ? coerceTraits(svc.schema, body.traits) : prevTraits;
-  const profileFirst = svc.config.selfservice.flows.registration.style !== 'unified';
 
-  if ((method === 'profile' || method === 'profile:back') && profileFirst) {
+  if (profileSubmit && (method === 'profile' || screen === 'credential-selection')) {
     f.active = undefined;
-    if (method === 'profile:back' || str(body.screen) === 'previous') {
-      setLayout(svc, f, 'profile', hasTraits ? traits : prevTraits);
-      return formReply(svc, ctx, f, 303);
-    }
+    f.state = 'choose_method';
     const errs = validateTraits(svc.schema, traits);
     if (errs) {
       setLayout(svc, f, 'profile', traits, errs);
@@ -197,7 +212,11 @@ export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply>
     svc.config.selfservice.flows.registration.after.password.default_browser_return_url,
     svc.config.selfservice.flows.registration.after.default_browser_return_url,
   );
-  const continueWith: unknown[] = [];
+  // v1.3.1's order: redirect_browser_to first (added before the post-persist hooks run), then one
+  // show_verification_ui item per unverified address from the verification hook, which runs whenever
+  // verification is enabled (the show_verification_ui hook only picks the browser's redirect). Newer
+  // Kratos lists show_verification_ui only with that hook configured.
+  const continueWith: unknown[] = [{ action: 'redirect_browser_to', redirect_browser_to: target }];
   let verificationUi: string | undefined;
   if (svc.config.selfservice.flows.verification.enabled) {
     const flows = startVerificationFor(
@@ -207,13 +226,12 @@ export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply>
       identity.verifiable_addresses.filter((a) => !a.verified),
       f,
     );
-    const firstFlow = flows[0];
-    if (firstFlow && hooks.includes('show_verification_ui')) {
-      verificationUi = flowUiUrl(svc, 'verification', firstFlow.flow.id);
-      continueWith.push({ action: 'show_verification_ui', flow: { id: firstFlow.flow.id, verifiable_address: firstFlow.address, url: verificationUi } });
+    for (const { flow, address } of flows) {
+      const url = flowUiUrl(svc, 'verification', flow.id);
+      continueWith.push({ action: 'show_verification_ui', flow: { id: flow.id, verifiable_address: address, url } });
+      if (hooks.includes('show_verification_ui')) verificationUi = url;
     }
   }
-  continueWith.push({ action: 'redirect_browser_to', redirect_browser_to: target });
   const fresh = svc.store.getIdentity(identity.id) ?? identity;
   if (!ctx.isJSON) return redirect(303, verificationUi ?? target);
   const out: Record<string, unknown> = {};

@@ -11,6 +11,8 @@ export interface PropSchema {
   minLength?: number;
   pattern?: string;
   enum?: unknown[];
+  /** Item schema of an array trait (its form fields repeat). */
+  items?: { type?: string };
   'ory.sh/kratos'?: {
     credentials?: { password?: { identifier?: boolean } };
     verification?: { via?: string };
@@ -68,25 +70,13 @@ export interface TraitErrors {
   general: UiText[];
 }
 
-/** Coerces form values to the schema types and drops empty optional strings from forms. */
-export function coerceTraits(schema: IdentitySchema, input: unknown): Record<string, unknown> {
-  const src = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(src)) {
-    const p = schema.props.find(([name]) => name === k)?.[1];
-    if (p && typeof v === 'string') {
-      if ((p.type === 'number' || p.type === 'integer') && v.trim() !== '' && !Number.isNaN(Number(v))) {
-        out[k] = Number(v);
-        continue;
-      }
-      if (p.type === 'boolean' && (v === 'true' || v === 'false')) {
-        out[k] = v === 'true';
-        continue;
-      }
-    }
-    out[k] = v;
-  }
-  return out;
+/**
+ * The traits object of a submit, as a plain copy. Form bodies arrive already typed, blank fields left
+ * out (form.ts, Kratos's form decoding); JSON traits are validated as sent, like Kratos: no coercion,
+ * and "" stays "" (so an enum trait sent as "" in JSON is refused with 4000001).
+ */
+export function coerceTraits(_schema: IdentitySchema, input: unknown): Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) ? { ...(input as Record<string, unknown>) } : {};
 }
 
 export function validateTraits(schema: IdentitySchema, traits: Record<string, unknown>): TraitErrors | undefined {

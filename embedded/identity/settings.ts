@@ -83,7 +83,7 @@ export async function createBrowserSettings(svc: Service, ctx: Ctx): Promise<Rep
       const rt = ctx.query.get('return_to');
       return redirect(303, `${svc.publicUrl}/self-service/login/browser${rt ? `?return_to=${encodeURIComponent(rt)}` : ''}`);
     }
-    throw errors.sessionInactive(false);
+    throw errors.sessionInactive();
   }
   const f = createSettingsFlowFor(svc, ctx, cur.identity);
   saveFlow(svc, f);
@@ -121,12 +121,27 @@ function formReply(svc: Service, ctx: Ctx, f: Flow): Reply {
   return json(400, serializeSettings(svc, ctx, f));
 }
 
+/**
+ * v1.3.1's verification hook, which runs after every settings save (any method): a verification flow
+ * and mail for each address still `pending` (a new one, or one never mailed), each listed in
+ * continue_with before redirect_browser_to; the flows' request_url (and return_to) is this flow's.
+ */
+function verifyPendingAddresses(svc: Service, ctx: Ctx, f: Flow, identity: StoredIdentity): unknown[] {
+  if (!svc.config.selfservice.flows.verification.enabled) return [];
+  const pending = identity.verifiable_addresses.filter((a) => a.status === 'pending' && !a.verified);
+  return startVerificationFor(svc, ctx, identity, pending, f).map(({ flow, address }) => ({
+    action: 'show_verification_ui',
+    flow: { id: flow.id, verifiable_address: address, url: flowUiUrl(svc, 'verification', flow.id) },
+  }));
+}
+
 function success(svc: Service, ctx: Ctx, f: Flow, cur: Current, identity: StoredIdentity): Reply {
+  const shown = verifyPendingAddresses(svc, ctx, f, identity);
   f.state = 'success';
   f.ui.nodes = settingsNodes(svc, identity);
   setUiMessages(f, [msg(1050001)]);
   const target = returnUrl(svc, f, svc.config.selfservice.flows.settings.after.default_browser_return_url, flowUiUrl(svc, 'settings', f.id));
-  f.continue_with = [{ action: 'redirect_browser_to', redirect_browser_to: target }];
+  f.continue_with = [...shown, { action: 'redirect_browser_to', redirect_browser_to: target }];
   saveFlow(svc, f);
   setSessionCookie(svc, ctx, cur.session);
   if (!ctx.isJSON) return redirect(303, target);
@@ -212,14 +227,6 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
     if (!svc.store.saveIdentity(probe)) {
       setUiMessages(f, [msg(4000007)]);
       return formReply(svc, ctx, f);
-    }
-    if (svc.config.selfservice.flows.verification.enabled) {
-      startVerificationFor(
-        svc,
-        ctx,
-        probe,
-        probe.verifiable_addresses.filter((a) => a.status === 'pending' && !a.verified),
-      );
     }
     return success(svc, ctx, f, cur, svc.store.getIdentity(identity.id)!);
   }

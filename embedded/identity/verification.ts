@@ -90,28 +90,48 @@ function sendVerification(svc: Service, f: Flow, method: Method, email: string, 
   setUiMessages(f, [msg(method === 'code' ? 1080003 : 1080001)]);
 }
 
-/** Verification mails after registration/settings (§10.4). */
+/**
+ * The request_url of a verification flow started by a hook (v1.3.1 NewPostHookFlow): the parent flow's
+ * own request_url, so its return_to carries over to the verification flow (and where the browser goes
+ * once verified); after_verification_return_to, when given, takes return_to's place. Go re-encodes the
+ * query (keys sorted, url.Values.Encode), and so does this.
+ */
+export function postHookRequestUrl(parentRequestUrl: string): string {
+  let u: URL;
+  try {
+    u = new URL(parentRequestUrl);
+  } catch {
+    return '';
+  }
+  const q = u.searchParams;
+  const after = q.get('after_verification_return_to');
+  if (after) q.set('return_to', after);
+  q.delete('after_verification_return_to');
+  const goEscape = (v: string) =>
+    encodeURIComponent(v)
+      .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+      .replace(/%20/g, '+');
+  const keys = [...new Set(q.keys())].sort();
+  const query = keys.flatMap((k) => q.getAll(k).map((v) => `${goEscape(k)}=${goEscape(v)}`)).join('&');
+  return `${u.origin}${u.pathname}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * Verification mails after registration/settings (§10.4): one flow per address, its request_url (and so
+ * its return_to) taken from the parent flow. After a registration the anti-CSRF token is renewed first,
+ * as v1.3.1's verification hook does for registration and login; after settings the current one is kept.
+ */
 export function startVerificationFor(
   svc: Service,
   ctx: Ctx,
   identity: StoredIdentity,
   addresses: { value: string }[],
-  parent?: Flow,
+  parent: Flow,
 ): { flow: Flow; address: string }[] {
   const out: { flow: Flow; address: string }[] = [];
-  let requestUrl = `${svc.publicUrl}/self-service/verification/browser`;
-  const after = parent
-    ? (() => {
-        try {
-          return new URL(parent.request_url).searchParams.get('after_verification_return_to');
-        } catch {
-          return null;
-        }
-      })()
-    : null;
-  if (after) requestUrl += `?return_to=${encodeURIComponent(after)}`;
   for (const a of addresses) {
-    const f = createVerificationFlow(svc, ctx, requestUrl);
+    if (parent.kind === 'registration') svc.csrf.regenerate(ctx);
+    const f = createVerificationFlow(svc, ctx, postHookRequestUrl(parent.request_url));
     sendVerification(svc, f, useMethod(svc), a.value, identity);
     saveFlow(svc, f);
     out.push({ flow: f, address: a.value });

@@ -70,7 +70,9 @@ function toKratos(body: SignUpBody): Record<string, unknown> {
   const name = body['traits.name']?.trim();
   if (email) traits.email = email;
   if (name) traits.name = name;
-  if (body.screen === 'previous') return { method: 'profile', screen: 'previous', csrf_token, traits };
+  // Back: Kratos's profile strategy reads `screen=previous` only without `method` (method=profile
+  // would validate the profile step again and stay on the credential screen).
+  if (body.screen === 'previous') return { screen: 'previous', csrf_token, traits };
   if (body.method === 'password') return { method: 'password', password: body.password, csrf_token, traits };
   return { method: 'profile', csrf_token, traits };
 }

@@ -43,7 +43,9 @@ export async function sdkJourney(env: Env, email: string): Promise<void> {
   expect(jar.get('ory_kratos_session')).toBeUndefined();
   const showVerification = r.data.continue_with.find((c: any) => c.action === 'show_verification_ui');
   expect(showVerification.flow.verifiable_address).toBe(email);
-  expect(r.data.continue_with.at(-1)).toEqual({ action: 'redirect_browser_to', redirect_browser_to: `${APP}/welcome` });
+  // v1.3.1 lists redirect_browser_to first, then the verification hook's show_verification_ui.
+  expect(r.data.continue_with[0]).toEqual({ action: 'redirect_browser_to', redirect_browser_to: `${APP}/welcome` });
+  expect(r.data.continue_with.at(-1)).toBe(showVerification);
   const identityId = r.data.identity.id;
 
   // Verification mail → code.

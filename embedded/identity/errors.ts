@@ -78,12 +78,14 @@ export const errors = {
   conflict: (reason?: string) =>
     new KratosError(409, { reason, message: 'Unable to insert or update resource because a resource with that value exists already' }),
   unauthorized: (reason: string) => new KratosError(401, { reason }),
-  sessionInactive: (credentialsMissing = false) =>
+  // v1.3.1 keeps "credentials missing" in an unexported field of this error, which encoding/json never
+  // writes: the body is the envelope alone. (Newer Kratos exports it as a stray top-level
+  // `CredentialsMissing` member, which the contract describes; clients ignore it either way.)
+  sessionInactive: () =>
     new KratosError(401, {
       id: 'session_inactive',
       reason: 'No active session was found in this request.',
       message: 'request does not have a valid authentication session',
-      extra: { CredentialsMissing: credentialsMissing },
     }),
   sessionAlreadyAvailable: (reason: string) => new KratosError(400, { id: 'session_already_available', reason, message: 'you are already logged in' }),
   returnToForbidden: (url: string) =>

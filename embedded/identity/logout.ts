@@ -10,7 +10,7 @@ export async function createBrowserLogout(svc: Service, ctx: Ctx): Promise<Reply
   const rt = ctx.query.get('return_to');
   if (rt && !isReturnToAllowed(svc, rt)) throw errors.returnToForbidden(rt);
   const cur = currentSession(svc, ctx);
-  if (!cur) throw errors.sessionInactive(false);
+  if (!cur) throw errors.sessionInactive();
   let url = `${svc.publicUrl}/self-service/logout?token=${cur.session.logout_token}`;
   if (rt) url += `&return_to=${encodeURIComponent(rt)}`;
   return json(200, { logout_url: url, logout_token: cur.session.logout_token });
@@ -21,7 +21,7 @@ export async function updateLogout(svc: Service, ctx: Ctx): Promise<Reply> {
   const token = ctx.query.get('token');
   if (!token) throw errors.badRequest('Please include a token in the URL query.');
   const cur = currentSession(svc, ctx);
-  if (!cur) throw errors.sessionInactive(false);
+  if (!cur) throw errors.sessionInactive();
   if (cur.session.logout_token !== token) {
     throw new KratosError(403, { reason: 'Unable to log out because the logout token in the URL query does not match the session cookie.' });
   }

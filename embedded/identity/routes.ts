@@ -13,9 +13,10 @@ import { createBrowserLogin, serializeLogin, submitLogin } from './login.ts';
 import { createBrowserLogout, updateLogout } from './logout.ts';
 import { createBrowserRecovery, serializeRecovery, submitRecovery } from './recovery.ts';
 import { createBrowserRegistration, serializeRegistration, submitRegistration } from './registration.ts';
-import { nowIso, type Service } from './service.ts';
+import type { Service } from './service.ts';
 import { createBrowserSettings, serializeSettings, submitSettings } from './settings.ts';
 import { createBrowserVerification, serializeVerification, submitVerification } from './verification.ts';
+import { webauthnScript } from './webauthn.ts';
 import { disableMyOtherSessions, disableMySession, jwks, listMySessions, whoami } from './whoami.ts';
 
 export type Handler = (svc: Service, ctx: Ctx) => Promise<Reply>;
@@ -29,20 +30,29 @@ export interface Route {
 
 const VERSION = 'v26.2.0-embedded';
 
+/** A time as Go's encoding/json writes it (RFC 3339, fraction without trailing zeros; none when whole). */
+function goTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
+}
+
+/** Go's zero time.Time, which v1.3.1's stub error carries as created_at/updated_at. */
+const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
+
+/** GET /self-service/errors?error=|id= (v1.3.1 selfservice/errorx: `error` first, then `id`). */
 async function getFlowError(svc: Service, ctx: Ctx): Promise<Reply> {
-  const id = ctx.query.get('id') ?? ctx.query.get('error') ?? '';
+  const id = ctx.query.get('error') || ctx.query.get('id') || '';
   if (id === 'stub:500') {
-    const now = nowIso(svc);
+    // A fresh container each time: a new UUID and zero timestamps, as it is never stored.
     return json(200, {
-      id: 'stub:500',
+      id: randomUUID(),
       error: {
         code: 500,
         status: 'Internal Server Error',
         reason: 'This is a stub error.',
         message: 'An internal server error occurred, please contact the system administrator',
       },
-      created_at: now,
-      updated_at: now,
+      created_at: GO_ZERO_TIME,
+      updated_at: GO_ZERO_TIME,
     });
   }
   const e = svc.store.getError(id);
@@ -94,6 +104,7 @@ export const publicRoutes: Route[] = [
   { methods: ['DELETE'], pattern: '/sessions', handler: disableMyOtherSessions },
   { methods: ['DELETE'], pattern: '/sessions/:id', handler: disableMySession },
   { methods: ['GET'], pattern: '/.well-known/jwks.json', handler: jwks },
+  { methods: ['GET'], pattern: '/.well-known/ory/webauthn.js', handler: webauthnScript },
   { methods: ['GET'], pattern: '/.well-known/change-password', handler: async (svc) => redirect(303, svc.config.selfservice.flows.settings.ui_url) },
   { methods: ['GET'], pattern: '/schemas', handler: schemas },
   { methods: ['GET'], pattern: '/schemas/:id', handler: schema },
@@ -170,9 +181,14 @@ export function match(routes: Route[], method: string, path: string): Match {
   return { params: {}, methodMismatch };
 }
 
+/**
+ * Stores a browser-flow error for the error UI, in v1.3.1's field order (id, error, created_at,
+ * updated_at); the herodot error alone, without the request id or the extra members of the JSON answer.
+ */
 export function storeBrowserError(svc: Service, e: KratosError): string {
   const id = randomUUID();
-  const now = nowIso(svc);
+  // Kratos's store stamps rows at microsecond precision; the clock here has milliseconds.
+  const now = goTime(svc.clock.now());
   svc.store.saveError(id, { id, error: e.toGeneric(), created_at: now, updated_at: now });
   return id;
 }

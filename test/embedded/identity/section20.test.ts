@@ -83,7 +83,8 @@ describe('contract §20', () => {
       api.frontend.updateRegistrationFlow({
         flow: id,
         cookie: jar.header(),
-        updateRegistrationFlowBody: { method: 'profile', screen: 'previous', csrf_token: csrfOf(r.data), traits: { email: 'x@example.com' } } as any,
+        // The Back button posts screen=previous without a method (v1.3.1: method=profile would win).
+        updateRegistrationFlowBody: { screen: 'previous', csrf_token: csrfOf(r.data), traits: { email: 'x@example.com' } } as any,
       }),
     );
     expect(r.status).toBe(400);
@@ -229,7 +230,8 @@ describe('contract §20', () => {
       const without = await call(undefined, get(created.data.id));
       expect(without.status, kind).toBe(403);
       expect(without.data.error.id).toBe('security_csrf_violation');
-      expect(without.data.error.details.reject_reason).toBe('The HTTP Cookie Header is empty or not set.');
+      // v1.3.1 gives every CSRF violation the same details (its shared details map, csrf.ts).
+      expect(without.data.error.details.reject_reason).toMatch(/do not match/);
       const other = new CookieJar();
       await call(other, api.frontend.createBrowserLoginFlow({ cookie: other.header() }));
       expect((await call(undefined, get(created.data.id, other.header()))).status).toBe(403);
@@ -337,7 +339,7 @@ describe('contract §20', () => {
     expect(r.data.error.id).toBe('session_already_available');
   });
 
-  it('8. whoami 401 has no error.id; settings and logout 401 carry session_inactive and CredentialsMissing', async () => {
+  it('8. whoami 401 has no error.id; settings and logout 401 carry session_inactive (and no CredentialsMissing in v1.3.1)', async () => {
     let r = await call(undefined, api.frontend.toSession({}));
     expect(r.status).toBe(401);
     expect(r.data).toEqual({
@@ -357,12 +359,13 @@ describe('contract §20', () => {
       reason: 'No active session was found in this request.',
       message: 'request does not have a valid authentication session',
     });
-    expect(r.data).toHaveProperty('CredentialsMissing');
+    // v1.3.1 keeps "credentials missing" unexported: only newer Kratos writes a CredentialsMissing member.
+    expect(Object.keys(r.data)).toEqual(['error']);
     expect(r.headers['ory-error-id']).toBe('session_inactive');
     r = await call(undefined, api.frontend.createBrowserLogoutFlow({}));
     expect(r.status).toBe(401);
     expect(r.data.error.id).toBe('session_inactive');
-    expect(r.data).toHaveProperty('CredentialsMissing');
+    expect(Object.keys(r.data)).toEqual(['error']);
   });
 
   it('9. wrong recovery/verification code is 200 + flow with 4060006/4070006; recovery success via JSON is 422', async () => {
@@ -496,7 +499,15 @@ describe('contract §20', () => {
     expect(node(r.data, 'traits.name').attributes.value).toBe('Renamed');
     expect(r.data.identity.traits.name).toBe('Renamed');
     expect(String(r.headers['set-cookie'])).toContain('ory_kratos_session=');
-    expect(r.data.continue_with).toEqual([{ action: 'redirect_browser_to', redirect_browser_to: `${APP}/profile-settings?flow=${id}` }]);
+    // The address, made through the admin API, was never mailed (status pending): v1.3.1's verification
+    // hook mails it on this save and lists the flow before redirect_browser_to.
+    expect(r.data.continue_with).toEqual([
+      {
+        action: 'show_verification_ui',
+        flow: { id: expect.any(String), verifiable_address: email, url: expect.stringContaining(`${APP}/sign-up/verification?flow=`) },
+      },
+      { action: 'redirect_browser_to', redirect_browser_to: `${APP}/profile-settings?flow=${id}` },
+    ]);
   });
 
   it('13. Set-Cookie appears on 2xx, 3xx and 4xx (400/410/422) answers and the SDK exposes it', async () => {

@@ -41,7 +41,12 @@ export interface IdentityConfig {
     };
     flows: {
       error: { ui_url: string };
-      login: { ui_url: string; lifespan: string; after: { default_browser_return_url?: string; password?: { default_browser_return_url?: string } } };
+      login: {
+        ui_url: string;
+        lifespan: string;
+        /** `hooks` (all methods) and `password.hooks` (which, when set, replace them); read: require_verified_address. */
+        after: { default_browser_return_url?: string; hooks?: Hook[]; password?: { default_browser_return_url?: string; hooks?: Hook[] } };
+      };
       registration: {
         enabled: boolean;
         ui_url: string;
@@ -129,7 +134,8 @@ export function defaultConfig(): IdentityConfig {
       },
       flows: {
         error: { ui_url: '' },
-        login: { ui_url: '', lifespan: '1h', after: {} },
+        // The product admits only verified addresses (docs/decisions/090-require-verified-address.md).
+        login: { ui_url: '', lifespan: '1h', after: { hooks: [{ hook: 'require_verified_address' }] } },
         registration: { enabled: true, ui_url: '', lifespan: '1h', style: 'profile_first', after: { password: { hooks: [{ hook: 'show_verification_ui' }] } } },
         settings: { ui_url: '', lifespan: '1h', privileged_session_max_age: '1h', after: {} },
         recovery: { enabled: true, ui_url: '', lifespan: '1h', use: 'code', notify_unknown_recipients: false },

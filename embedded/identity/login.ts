@@ -59,6 +59,16 @@ export function loginNodes(svc: Service, refreshOf?: StoredIdentity): UiNode[] {
   return sortNodes(nodes, LOGIN_GROUPS, ['csrf_token', 'identifier', 'password']);
 }
 
+/**
+ * The login hooks that apply to a password sign-in: `after.password.hooks` when that list has any,
+ * else `after.hooks` (Kratos's method hooks replace the global ones, never merge with them).
+ */
+function loginHooks(svc: Service): string[] {
+  const after = svc.config.selfservice.flows.login.after;
+  const list = after.password?.hooks?.length ? after.password.hooks : (after.hooks ?? []);
+  return list.map((h) => h.hook);
+}
+
 export const serializeLogin = (svc: Service, ctx: Ctx, f: Flow) => serializeFlow(svc, ctx, f);
 
 function createLoginFlow(svc: Service, ctx: Ctx, cur: Current | undefined, refresh: boolean, aal: string): Flow {
@@ -130,6 +140,7 @@ export async function submitLogin(svc: Service, ctx: Ctx): Promise<Reply> {
   const body = await ctx.body();
   if (f.type === 'browser') svc.csrf.verifyBody(ctx, body.csrf_token);
   const method = str(body.method);
+  const storedNodes = f.ui.nodes;
   resetForm(f, svc, cur);
   if (body.transient_payload !== undefined) f.transient_payload = body.transient_payload;
   if (method !== 'password') {
@@ -165,6 +176,21 @@ export async function submitLogin(svc: Service, ctx: Ctx): Promise<Reply> {
   }
   if (identity.state !== 'active') {
     setUiMessages(f, [msg(4010011)]);
+    return formError(svc, ctx, f);
+  }
+  if (loginHooks(svc).includes('require_verified_address') && !identity.verifiable_addresses.some((a) => a.verified)) {
+    // v1.3.1's require_verified_address hook (password sign-ins only): no session, and the flow, still
+    // usable, comes back with 4000010 as its only message (node messages reset too); the nodes are
+    // the ones stored before this submit, as Kratos's success path had not touched them.
+    if (identity.verifiable_addresses.length === 0) {
+      throw new KratosError(500, {
+        reason: 'A misconfiguration prevents login. Expected to find a verification address but this identity does not have one assigned.',
+      });
+    }
+    f.ui.nodes = storedNodes;
+    for (const n of f.ui.nodes) n.messages = [];
+    f.active = 'password';
+    setUiMessages(f, [msg(4000010)]);
     return formError(svc, ctx, f);
   }
   const session = issueSession(svc, ctx, identity, 'password', cur);

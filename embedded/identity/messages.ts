@@ -78,6 +78,7 @@ const catalogue: Record<number, Entry> = {
   4000004: ['error', (c) => `does not match pattern "${c.pattern}"`],
   4000006: ['error', 'The provided credentials are invalid, check for spelling mistakes in your password or username, email address, or phone number.'],
   4000007: ['error', 'An account with the same identifier (email, phone, username, ...) exists already.'],
+  4000010: ['error', 'Account not active yet. Did you forget to verify your email address?'],
   4000017: ['error', (c) => `length must be <= ${c.max_length}, but got ${c.actual_length}`],
   4000026: ['error', (c) => `expected ${(c.allowed_types as string[]).join(' or ')}, but got ${c.actual_type}`],
   4000031: ['error', 'The password can not be used because it is too similar to the identifier.'],

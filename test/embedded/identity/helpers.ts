@@ -3,11 +3,18 @@
 // browser (fetch with manual redirects) for the plain form-post variant.
 import axios, { AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
 import { Configuration, CourierApi, FrontendApi, IdentityApi } from '@ory/client';
-import { startIdentity, type StartIdentityOptions } from '../../../embedded/identity/index.ts';
+import { merge } from '../../../embedded/identity/config.ts';
+import { startIdentity, type DeepPartial, type IdentityConfig, type StartIdentityOptions } from '../../../embedded/identity/index.ts';
 
 export const APP = 'http://app.test';
 
+/**
+ * The stand-in on ephemeral ports with cheap hashing. Its login hooks are Kratos's default (none) unless
+ * a test sets them: these suites check the contract's flows with identities made through the admin API,
+ * and require_verified_address (on in the product's configuration) has its own tests.
+ */
 export async function startTestIdentity(o: StartIdentityOptions = {}) {
+  const noLoginHooks: DeepPartial<IdentityConfig> = { selfservice: { flows: { login: { after: { hooks: [] } } } } };
   return startIdentity({
     publicPort: 0,
     adminPort: 0,
@@ -15,6 +22,7 @@ export async function startTestIdentity(o: StartIdentityOptions = {}) {
     argon2: { memory: 64, iterations: 1, parallelism: 1 },
     appUrl: APP,
     ...o,
+    config: merge(noLoginHooks, o.config),
   });
 }
 

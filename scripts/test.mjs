@@ -1,11 +1,12 @@
 // `npm test`: runs the checks (typecheck, lint, format), builds, runs every vitest project (unit,
-// integration, e2e) and the size budget check, then prints one closing line that sums every suite:
+// integration, e2e, and the real-Ory ones when the binaries are built) and the size budget check, then prints one closing line that sums every suite:
 // "N passed, N failed". Each check is one suite, passed or failed, printed with its name
 // (`typecheck: passed`, `lint: 3 problems`). Extra arguments go to vitest (`npm test -- test/unit`).
 // Exit status: 0 only when nothing failed.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { countCheck, countPrettierFiles, countTscErrors, countVitestRun, readEslintReport, skippedTests } from './test-summary.ts';
+import { realOrySkips } from '../test/real-ory-projects.ts';
 
 const REPORT = 'test-results/vitest.json';
 const ESLINT_REPORT = 'test-results/eslint.json';
@@ -89,6 +90,14 @@ passed += counted.passed;
 failed += counted.failed;
 if (counted.note) console.log(counted.note);
 skipped = skippedTests(readOrUndefined(REPORT), process.cwd());
+// The real-Ory suites run only where `npm run ory:build` made the binaries: say which did not, and why.
+// CI (.ci/run sets REQUIRE_REAL_ORY=1) builds them first, so there a missing binary is a failure.
+const orySkips = realOrySkips();
+skipped.push(...orySkips);
+if (orySkips.length && process.env.REQUIRE_REAL_ORY === '1' && extra.length === 0) {
+  failed += 1;
+  console.log('real Ory is required here (REQUIRE_REAL_ORY=1) but its suites could not run');
+}
 
 const size = run(['scripts/bench-size.mjs', '--check']);
 if (size.status === 0) passed += 1;

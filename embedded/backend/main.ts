@@ -1,4 +1,5 @@
 // Runs the backend stand-in standalone: ./node_modules/.bin/node embedded/backend/main.ts
+import { createRemoteJWKSet } from 'jose';
 import { startBackend } from './index.ts';
 
 const env = process.env;
@@ -21,6 +22,8 @@ const backend = await startBackend({
   publicUrl: env.BACKEND_PUBLIC_URL || undefined,
   identityPublicUrl: env.IDENTITY_PUBLIC_URL ?? 'http://localhost:4433',
   issuer: env.BACKEND_TOKEN_ISSUER || undefined,
+  // Real Kratos does not publish its tokenizer keys: start:ory names where they are served.
+  jwks: env.BACKEND_TOKEN_JWKS_URL ? createRemoteJWKSet(new URL(env.BACKEND_TOKEN_JWKS_URL)) : undefined,
   audience: env.BACKEND_TOKEN_AUDIENCE || 'accounts-backend',
   identityAdminUrl: env.IDENTITY_ADMIN_URL ?? 'http://localhost:4434',
   identityAdminApiKey: env.IDENTITY_ADMIN_API_KEY || undefined,

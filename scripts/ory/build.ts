@@ -18,7 +18,7 @@ import { binaryPath, pins, pinnedNames } from './pins.ts';
 function go(args: string[], cwd: string, extraEnv: Record<string, string> = {}): string {
   const child = spawnSync('go', args, {
     cwd,
-    env: { ...process.env, GOFLAGS: '-mod=mod', GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'local', ...extraEnv },
+    env: { ...process.env, GOFLAGS: '-mod=mod', ...extraEnv },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,7 +56,7 @@ function build(name: string): void {
     for (const module of pin.get) go(['get', module], work);
     mkdirSync(join(binary, '..'), { recursive: true });
     const partial = `${binary}.partial`;
-    go(['build', '-tags', pin.tags, '-o', partial, '.'], work, { CGO_ENABLED: '1' });
+    go(['build', '-tags', pin.tags, '-ldflags', `-X ${pin.versionVariable}=${pin.version}`, '-o', partial, '.'], work, { CGO_ENABLED: '1' });
     renameSync(partial, binary);
   } finally {
     rmSync(work, { recursive: true, force: true });

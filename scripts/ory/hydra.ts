@@ -31,6 +31,8 @@ export type StartHydraOptions = {
   dataDir?: string;
   stdio?: 'inherit' | 'pipe';
   logLevel?: string;
+  /** The host name in Hydra's URLs (start:ory: localhost). */
+  urlHost?: string;
 };
 
 export async function startHydra(options: StartHydraOptions): Promise<RealHydra> {
@@ -39,15 +41,17 @@ export async function startHydra(options: StartHydraOptions): Promise<RealHydra>
   mkdirSync(dir, { recursive: true });
   const publicPort = options.publicPort ?? (await freePort());
   const adminPort = options.adminPort ?? (await freePort());
-  const publicUrl = `http://127.0.0.1:${publicPort}`;
-  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  const host = options.urlHost ?? '127.0.0.1';
+  const publicUrl = `http://${host}:${publicPort}`;
+  const adminUrl = `http://${host}:${adminPort}`;
   const app = options.appUrl.replace(/\/+$/, '');
   const secretFile = join(dir, 'secret');
   if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(24).toString('hex'), { mode: 0o600 });
   const database = join(dir, 'hydra.sqlite');
   const config = {
     dsn: sqliteDsn(database),
-    log: { level: options.logLevel ?? 'error', format: 'json', leak_sensitive_values: false },
+    // Kratos spells it `warning`, Hydra `warn`: callers may use Kratos's word for both.
+    log: { level: options.logLevel === 'warning' ? 'warn' : (options.logLevel ?? 'error'), format: 'json', leak_sensitive_values: false },
     serve: {
       public: { host: '127.0.0.1', port: publicPort },
       admin: { host: '127.0.0.1', port: adminPort },
@@ -73,7 +77,7 @@ export async function startHydra(options: StartHydraOptions): Promise<RealHydra>
     if (!options.dataDir) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const hydra = await startOryProcess('hydra', hydraBinary(), ['serve', 'all', '-c', configFile, '--dev'], {
+    const hydra = await startOryProcess('hydra', hydraBinary(), ['serve', 'all', '-c', configFile, '--dev', '--sqa-opt-out'], {
       cwd: dir,
       readyUrl: `${adminUrl}/health/ready`,
       stdio: options.stdio,

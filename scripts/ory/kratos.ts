@@ -28,6 +28,8 @@ export type RealKratos = {
   adminUrl: string;
   /** The tokenizer's public keys: what a backend verifies the session JWTs with. */
   jwks: JSONWebKeySet;
+  /** The same keys over HTTP, for a backend in another process. */
+  jwksUrl: string;
   /** Every message the courier delivered to the catcher. */
   mail: MailMessage[];
   close(): Promise<void>;
@@ -46,27 +48,41 @@ export type StartKratosOptions = {
   /** Kratos's own log (default: collected, printed only when it fails to start). */
   stdio?: 'inherit' | 'pipe';
   logLevel?: string;
+  /** Called with each delivered message (start:ory prints them). */
+  onMail?: (message: MailMessage) => void;
+  /** The host name in Kratos's base URLs (start:ory: localhost, as `npm start` names its services). */
+  urlHost?: string;
   /** Hydra's admin URL, for Kratos's OAuth2 login integration. */
   oauth2ProviderUrl?: string;
   /** Hashing cost (memory in KiB); default the cheap test settings. `null`: the configuration's own. */
   argon2?: { memory: number; iterations: number; parallelism: number } | null;
 };
 
-/** A tiny HTTP endpoint for Kratos's courier: records each message, answers 200. */
-async function startMailCatcher(mail: MailMessage[]): Promise<{ url: string; server: http.Server }> {
+/**
+ * A tiny HTTP server beside Kratos: the endpoint of its courier (records each message, answers 200) and
+ * the public half of the tokenizer's keys at /.well-known/jwks.json, which real Kratos does not publish
+ * itself (a backend verifying session JWTs reads them here, as it would from the operator's JWKS URL).
+ */
+async function startSidecar(mail: MailMessage[], jwks: JSONWebKeySet, onMail?: (message: MailMessage) => void): Promise<{ url: string; server: http.Server }> {
   const server = http.createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/.well-known/jwks.json') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks));
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       try {
         const ctx = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-        mail.push({
+        const message = {
           recipient: String(ctx.recipient ?? ''),
           template_type: String(ctx.template_type ?? ''),
           subject: typeof ctx.subject === 'string' ? ctx.subject : undefined,
           body: String(ctx.body ?? ''),
           received_at: new Date().toISOString(),
-        });
+        };
+        mail.push(message);
+        onMail?.(message);
       } catch {
         // A body we cannot read is still acknowledged: the courier must not retry forever.
       }
@@ -74,7 +90,7 @@ async function startMailCatcher(mail: MailMessage[]): Promise<{ url: string; ser
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mail`, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
 /** A private ES256 JWKS for the tokenizer, and its public half for the backend. */
@@ -100,12 +116,13 @@ export async function startKratos(options: StartKratosOptions): Promise<RealKrat
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'accounts-kratos-'));
   mkdirSync(dir, { recursive: true });
   const mail: MailMessage[] = [];
-  const catcher = await startMailCatcher(mail);
+  const keys = await tokenizerKeys();
+  const sidecar = await startSidecar(mail, keys.publicSet, options.onMail);
   const publicPort = options.publicPort ?? (await freePort());
   const adminPort = options.adminPort ?? (await freePort());
-  const publicUrl = `http://127.0.0.1:${publicPort}`;
-  const adminUrl = `http://127.0.0.1:${adminPort}`;
-  const keys = await tokenizerKeys();
+  const host = options.urlHost ?? '127.0.0.1';
+  const publicUrl = `http://${host}:${publicPort}`;
+  const adminUrl = `http://${host}:${adminPort}`;
   const jwksFile = join(dir, 'tokenizer.jwks.json');
   writeFileSync(jwksFile, JSON.stringify(keys.privateSet), { mode: 0o600 });
   const database = join(dir, 'kratos.sqlite');
@@ -124,7 +141,7 @@ export async function startKratos(options: StartKratosOptions): Promise<RealKrat
       dsn: sqliteDsn(database),
       schemaUrl: SCHEMA_URL,
       jwksUrl: pathToFileURL(jwksFile).href,
-      courierUrl: catcher.url,
+      courierUrl: `${sidecar.url}/mail`,
       secret: persistentSecret(dir),
       logLevel: options.logLevel,
       oauth2ProviderUrl: options.oauth2ProviderUrl,
@@ -134,13 +151,13 @@ export async function startKratos(options: StartKratosOptions): Promise<RealKrat
   writeFileSync(configFile, stringify(config), { mode: 0o600 });
   if (!existsSync(database)) migratedDatabase(kratosBinary(), 'kratos', ['migrate', 'sql', '-e', '--yes'], configFile, database);
   const closeCatcher = async () => {
-    await new Promise<void>((resolve) => catcher.server.close(() => resolve()));
+    await new Promise<void>((resolve) => sidecar.server.close(() => resolve()));
     if (!options.dataDir) rmSync(dir, { recursive: true, force: true });
   };
 
   let kratos: OryProcess;
   try {
-    kratos = await startOryProcess('kratos', kratosBinary(), ['serve', '-c', configFile, '--dev', '--watch-courier'], {
+    kratos = await startOryProcess('kratos', kratosBinary(), ['serve', '-c', configFile, '--dev', '--watch-courier', '--sqa-opt-out'], {
       cwd: dir,
       readyUrl: `${adminUrl}/health/ready`,
       stdio: options.stdio,
@@ -153,5 +170,5 @@ export async function startKratos(options: StartKratosOptions): Promise<RealKrat
     await kratos.stop();
     await closeCatcher();
   };
-  return { publicUrl, adminUrl, jwks: keys.publicSet, mail, close };
+  return { publicUrl, adminUrl, jwks: keys.publicSet, jwksUrl: `${sidecar.url}/.well-known/jwks.json`, mail, close };
 }

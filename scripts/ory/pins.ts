@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repositoryRoot = resolve(here, '..', '..');
-export type Pin = { module: string; version: string; tags: string; dropReplace: string[]; get: string[] };
+/** `versionVariable`: the Go variable the release's own build sets to its version (it reports `master` otherwise). */
+export type Pin = { module: string; version: string; tags: string; dropReplace: string[]; get: string[]; versionVariable: string };
 export const pins = JSON.parse(readFileSync(join(here, 'pins.json'), 'utf8')) as Record<string, Pin>;
 export const pinnedNames = Object.keys(pins).filter((name) => !name.startsWith('$'));
 

@@ -12,7 +12,7 @@ import { REPO } from '../../support/app.ts';
 const work = mkdtempSync(path.join(tmpdir(), 'accounts-ci-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function fakeCheckout(testScript: string): { root: string; calls: string } {
+function fakeCheckout(testScript: string, oryBuild = 'echo "ory: kratos v1.3.1 taken from the cache"'): { root: string; calls: string } {
   const root = mkdtempSync(path.join(work, 'repo-'));
   mkdirSync(path.join(root, '.ci'));
   copyFileSync(path.join(REPO, '.ci/run'), path.join(root, '.ci/run'));
@@ -30,7 +30,10 @@ case "$1" in
     mkdir -p node_modules/.bin
     ln -sf "${process.execPath}" node_modules/.bin/node
     printf '#!/bin/sh\\necho 0.28.2\\n' > node_modules/.bin/esbuild && chmod +x node_modules/.bin/esbuild ;;
+  run)
+    [ "$2" = "ory:build" ] && { ${oryBuild}; } ;;
   test)
+    echo "REQUIRE_REAL_ORY=$REQUIRE_REAL_ORY"
 ${testScript} ;;
 esac
 `,
@@ -57,7 +60,18 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('.ci/run', () => {
     const result = runCi(root);
     expect(result.status).toBe(0);
     expect(result.last).toBe('12 passed, 0 failed');
-    expect(readFileSync(calls, 'utf8')).toBe('npm ci\nnpm test\n');
+    expect(readFileSync(calls, 'utf8')).toBe('npm ci\nnpm run ory:build\nnpm test\n');
+    // The real-Ory suites are required in CI: npm test counts missing binaries as a failure.
+    expect(result.stdout).toContain('REQUIRE_REAL_ORY=1');
+  });
+
+  it('a failed Ory build is reported and the tests still run (they then count the real-Ory suites as failed)', () => {
+    const { root, calls } = fakeCheckout(`echo "5 passed, 1 failed"; exit 1`, 'echo "ory: kratos did not build" >&2; exit 1');
+    const result = runCi(root);
+    expect(result.stdout).toContain('ci: npm run ory:build failed');
+    expect(readFileSync(calls, 'utf8')).toBe('npm ci\nnpm run ory:build\nnpm test\n');
+    expect(result.status).toBe(1);
+    expect(result.last).toBe('5 passed, 1 failed');
   });
 
   it('fails: the summary is still the last line even when npm prints after it, and the status is npm test’s', () => {

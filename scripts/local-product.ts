@@ -1,0 +1,25 @@
+// The addresses of the product on one machine, one fact shared by `npm start` (stand-ins) and
+// `npm run start:ory` (real Kratos and Hydra): the same ports and origins either way, each one
+// overridable by the app's own variable.
+const env = process.env;
+
+export const LOCAL_PRODUCT = {
+  appUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`,
+  identityPublic: env.KRATOS_PUBLIC_URL ?? 'http://localhost:4433',
+  identityAdmin: env.KRATOS_ADMIN_URL ?? 'http://localhost:4434',
+  backendUrl: env.BACKEND_URL ?? 'http://localhost:4500',
+  hydraPublic: env.HYDRA_PUBLIC_URL ?? 'http://localhost:4444',
+  hydraAdmin: env.HYDRA_ADMIN_URL ?? 'http://localhost:4445',
+};
+
+/** The app's environment on the local product. */
+export function appEnv(): Record<string, string> {
+  return {
+    PUBLIC_URL: LOCAL_PRODUCT.appUrl,
+    KRATOS_PUBLIC_URL: LOCAL_PRODUCT.identityPublic,
+    KRATOS_ADMIN_URL: LOCAL_PRODUCT.identityAdmin,
+    BACKEND_URL: LOCAL_PRODUCT.backendUrl,
+    // The local product shows its development hooks (the crash screen at /__test/crash, the UI kit).
+    ENABLE_TEST_ROUTES: env.ENABLE_TEST_ROUTES ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
+  };
+}

@@ -23,3 +23,13 @@ export function appEnv(): Record<string, string> {
     ENABLE_TEST_ROUTES: env.ENABLE_TEST_ROUTES ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
   };
 }
+
+/** The backend stand-in's own environment: it listens where BACKEND_URL says the app finds it. */
+export function backendEnv(identity: { publicUrl: string; adminUrl: string }): Record<string, string> {
+  return {
+    BACKEND_PORT: new URL(LOCAL_PRODUCT.backendUrl).port || '80',
+    IDENTITY_PUBLIC_URL: identity.publicUrl,
+    IDENTITY_ADMIN_URL: identity.adminUrl,
+    BACKEND_CORS_ORIGINS: env.BACKEND_CORS_ORIGINS ?? new URL(LOCAL_PRODUCT.appUrl).origin,
+  };
+}

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hydraAvailable, startHydra } from './ory/hydra.ts';
 import { kratosAvailable, startKratos } from './ory/kratos.ts';
-import { appEnv, LOCAL_PRODUCT } from './local-product.ts';
+import { appEnv, backendEnv, LOCAL_PRODUCT } from './local-product.ts';
 import { createSupervisor } from './supervisor.ts';
 
 if (!kratosAvailable() || !hydraAvailable()) {

@@ -3,18 +3,15 @@
 // the app (dist/server.js) and points its URLs at real Ory and the real backend; `npm run start:ory`
 // runs it on real Kratos and Hydra instead of the stand-ins (scripts/start-ory.ts).
 import { createSupervisor } from './supervisor.ts';
-import { appEnv, LOCAL_PRODUCT } from './local-product.ts';
+import { appEnv, backendEnv, LOCAL_PRODUCT } from './local-product.ts';
 
-const env = process.env;
 const { appUrl, identityPublic, identityAdmin, backendUrl } = LOCAL_PRODUCT;
 const supervisor = createSupervisor();
 
 supervisor.start('identity', ['embedded/identity/main.ts'], { APP_URL: appUrl });
 // Locally the identity admin API listens on loopback only and, as Kratos's does, has no key.
 supervisor.start('backend', ['embedded/backend/main.ts'], {
-  IDENTITY_PUBLIC_URL: identityPublic,
-  IDENTITY_ADMIN_URL: identityAdmin,
-  BACKEND_CORS_ORIGINS: env.BACKEND_CORS_ORIGINS ?? new URL(appUrl).origin,
+  ...backendEnv({ publicUrl: identityPublic, adminUrl: identityAdmin }),
 });
 supervisor.start('app', ['dist/server.js'], appEnv());
 process.stdout.write(`accounts: ${appUrl}  (identity ${identityPublic}, mailbox ${identityAdmin}/mailbox, backend ${backendUrl})\n`);

@@ -17,6 +17,16 @@ export async function freePort(): Promise<number> {
 
 export const sqliteDsn = (file: string) => `sqlite://${file}?_fk=true&mode=rwc`;
 
+/**
+ * The environment of an Ory process: only what any program needs. Kratos and Hydra read every
+ * variable named like a configuration key (LOG_LEVEL, DSN, SERVE_PUBLIC_PORT, …) over their
+ * configuration file, so the app's own variables must not reach them.
+ */
+function oryEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'TMPDIR', 'TZ', 'LANG'];
+  return { ...Object.fromEntries(keep.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))), ...extra };
+}
+
 // Migrating an empty database takes seconds (Kratos: ~5 s); each process migrates once into a template
 // file per binary and every server it starts begins from a copy.
 const templateRoot = join(tmpdir(), `accounts-ory-templates-${process.pid}`);
@@ -27,7 +37,7 @@ export function migratedDatabase(binary: string, name: string, migrate: string[]
   const template = join(templateRoot, `${name}.sqlite`);
   if (!existsSync(template)) {
     mkdirSync(templateRoot, { recursive: true });
-    const result = spawnSync(binary, [...migrate, '-c', configFile], { env: { ...process.env, DSN: sqliteDsn(template) }, encoding: 'utf8' });
+    const result = spawnSync(binary, [...migrate, '-c', configFile], { env: oryEnv({ DSN: sqliteDsn(template) }), encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`${name} migrate failed: ${result.stderr || result.stdout}`);
   }
   copyFileSync(template, target);
@@ -45,7 +55,7 @@ export async function startOryProcess(
   args: string[],
   options: { cwd: string; readyUrl: string; stdio?: 'inherit' | 'pipe'; timeoutMs?: number },
 ): Promise<OryProcess> {
-  const child = spawn(binary, args, { cwd: options.cwd, stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(binary, args, { cwd: options.cwd, env: oryEnv(), stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString('utf8')).slice(-20_000);

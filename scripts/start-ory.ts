@@ -48,11 +48,9 @@ const kratos = await startKratos({
 supervisor.onStop(() => kratos.close());
 
 supervisor.start('backend', ['embedded/backend/main.ts'], {
-  IDENTITY_PUBLIC_URL: identityPublic,
-  IDENTITY_ADMIN_URL: identityAdmin,
+  ...backendEnv({ publicUrl: identityPublic, adminUrl: identityAdmin }),
   BACKEND_TOKEN_ISSUER: `${identityPublic}/`,
   BACKEND_TOKEN_JWKS_URL: kratos.jwksUrl,
-  BACKEND_CORS_ORIGINS: env.BACKEND_CORS_ORIGINS ?? new URL(appUrl).origin,
 });
 supervisor.start('app', ['dist/server.js'], { ...appEnv(), HYDRA_PUBLIC_URL: hydraPublic, HYDRA_ADMIN_URL: hydraAdmin });
 process.stdout.write(`accounts on real Ory: ${appUrl}  (Kratos ${identityPublic}, Hydra ${hydraPublic}, backend ${backendUrl}, data ${dataDir})\n`);

@@ -15,6 +15,7 @@ let child: ChildProcess;
 let output = '';
 let appUrl = '';
 let kratosAdmin = '';
+let backendUrl = '';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'accounts-start-ory-'));
 
 beforeAll(async () => {
@@ -31,7 +32,7 @@ beforeAll(async () => {
       KRATOS_ADMIN_URL: kratosAdmin,
       HYDRA_PUBLIC_URL: `http://localhost:${hydraPublic}`,
       HYDRA_ADMIN_URL: `http://localhost:${hydraAdmin}`,
-      BACKEND_URL: `http://localhost:${backend}`,
+      BACKEND_URL: (backendUrl = `http://localhost:${backend}`),
       ORY_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     },
@@ -73,6 +74,10 @@ describe('npm run start:ory', () => {
     expect(profile.status).toBe(200);
     expect(profile.text).toContain('Grace');
     expect(profile.text).toContain(email);
+    // The backend stand-in listens where the app was told it is, and trusts real Kratos's session JWTs.
+    const json = await browser.get(profile.url, { accept: 'application/json' });
+    expect(JSON.parse(json.text).user).toMatchObject({ email, name: 'Grace', state: 'active' });
+    expect((await fetch(`${backendUrl}/api/openapi.json`)).status).toBe(200);
   });
 
   it('stops everything on SIGTERM', async () => {

@@ -52,8 +52,8 @@ const hooks = (after: Hooks) => (after?.hooks?.length ? { hooks: after.hooks } :
 /** The Kratos v1.3 configuration object for `config` (already resolved by the stand-in's buildConfig). */
 export function kratosConfig(config: IdentityConfig, runtime: KratosRuntime): Record<string, unknown> {
   const { methods, flows } = config.selfservice;
-  const registrationAfter = flows.registration.after as Record<string, Hooks> & { password?: Hooks };
-  const loginAfter = (flows.login.after ?? {}) as Record<string, Hooks> & Hooks;
+  const registrationAfter = flows.registration.after as Hooks & { password?: Hooks };
+  const loginAfter = (flows.login.after ?? {}) as Hooks & { password?: Hooks };
   const argon2 = config.hashers.argon2;
   const templates = Object.fromEntries(
     Object.entries(config.session.whoami.tokenizer.templates).map(([name, template]) => [
@@ -90,13 +90,13 @@ export function kratosConfig(config: IdentityConfig, runtime: KratosRuntime): Re
       },
       flows: {
         error: { ui_url: flows.error.ui_url },
-        login: { ui_url: flows.login.ui_url, lifespan: flows.login.lifespan, after: { ...hooks(loginAfter) } },
+        login: { ui_url: flows.login.ui_url, lifespan: flows.login.lifespan, after: { ...hooks(loginAfter), password: hooks(loginAfter.password) } },
         registration: {
           enabled: flows.registration.enabled,
           ui_url: flows.registration.ui_url,
           lifespan: flows.registration.lifespan,
           enable_legacy_one_step: flows.registration.style === 'unified',
-          after: { password: hooks(registrationAfter.password), code: hooks(registrationAfter.password) },
+          after: { ...hooks(registrationAfter), password: hooks(registrationAfter.password) },
         },
         settings: { ui_url: flows.settings.ui_url, lifespan: flows.settings.lifespan, privileged_session_max_age: flows.settings.privileged_session_max_age },
         recovery: {

@@ -13,7 +13,7 @@ const runtime: KratosRuntime = {
   courierUrl: 'http://127.0.0.1:4003/mail',
   secret: 'a'.repeat(48),
 };
-type Tree = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a YAML tree read in assertions
+type Tree = Record<string, any>;
 const translate = (options: Parameters<typeof buildConfig>[0] = {}) => kratosConfig(buildConfig({ appUrl: 'http://app.test', ...options }), runtime) as Tree;
 
 describe('real Kratos configuration from the stand-in configuration', () => {

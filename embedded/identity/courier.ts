@@ -71,8 +71,9 @@ export class Courier {
 
   send(mail: Email): CourierMessage {
     const now = this.isoNow();
+    const id = randomUUID();
     const m: CourierMessage = {
-      id: randomUUID(),
+      id,
       status: this.transport ? 'queued' : 'sent',
       type: 'email',
       recipient: mail.to,
@@ -81,7 +82,8 @@ export class Courier {
       template_type: mail.template_type,
       channel: 'email',
       send_count: this.transport ? 0 : 1,
-      dispatches: [],
+      // Kept without a transport is sent at once: one successful dispatch, as Kratos records it.
+      dispatches: this.transport ? [] : [{ id: randomUUID(), message_id: id, status: 'success', error: null, created_at: now, updated_at: now }],
       created_at: now,
       updated_at: now,
     };
@@ -98,7 +100,7 @@ export class Courier {
     try {
       await this.transport!.sendMail({ from: this.from, to: m.recipient, subject: m.subject, text: m.body });
       m.status = 'sent';
-      m.dispatches.push({ id: randomUUID(), message_id: m.id, status: 'success', created_at: now(), updated_at: now() });
+      m.dispatches.push({ id: randomUUID(), message_id: m.id, status: 'success', error: null, created_at: now(), updated_at: now() });
     } catch (e) {
       m.status = 'abandoned';
       m.dispatches.push({

@@ -18,7 +18,12 @@ export async function listCourierMessages(svc: Service, ctx: Ctx): Promise<Reply
   const headers: Record<string, string> = {};
   const next = list[start + pageSize];
   if (next) headers.Link = `<${svc.adminUrl}/admin/courier/messages?page_size=${pageSize}&page_token=${next.id}>; rel="next"`;
-  return json(200, list.slice(start, start + pageSize), headers);
+  // v1.3.1 lists messages without their dispatches (only GET /admin/courier/messages/{id} loads them).
+  return json(
+    200,
+    list.slice(start, start + pageSize).map(({ dispatches: _d, ...m }) => m),
+    headers,
+  );
 }
 
 export async function getCourierMessage(svc: Service, ctx: Ctx): Promise<Reply> {

@@ -1,7 +1,7 @@
 // Admin API (contract §2.2): identities: list, get, create, update (PUT), delete, credentials.
 // PATCH (JSON Patch) is in identity-patch.ts.
 import { hashPassword } from '../password.ts';
-import { errors } from '../errors.ts';
+import { errors, KratosError } from '../errors.ts';
 import { isUuid, json, type Ctx, type Reply } from '../http.ts';
 import { adminIdentity, newIdentity, setPasswordCredential, syncAddresses } from '../identities.ts';
 import { coerceTraits, normalizeEmail, normalizeTraits, validateTraits } from '../schema.ts';
@@ -22,6 +22,12 @@ const CREATE_KEYS = [
   'organization_id',
   'credentials',
 ];
+
+/** Create and update answer with the identity as the body made it: metadata_admin only when the body had it. */
+function withoutUnsetMetadataAdmin(identity: Record<string, unknown>, body: Record<string, unknown>): Record<string, unknown> {
+  if (!('metadata_admin' in body)) delete identity.metadata_admin;
+  return identity;
+}
 
 function traitError(svc: Service, traits: Record<string, unknown>): void {
   const e = validateTraits(svc.schema, traits);
@@ -131,6 +137,9 @@ export async function listIdentities(svc: Service, ctx: Ctx): Promise<Reply> {
   }
   const page = list.slice(start, start + pageSize);
   const include = includeList(ctx);
+  // v1.3.1 loads credentials only for an identifier search or include_credential; otherwise the
+  // listed identities have no `credentials` member.
+  const withCredentials = q.has('credentials_identifier') || q.has('preview_credentials_identifier_similar') || include.length > 0;
   const headers: Record<string, string> = {};
   const base = `${svc.adminUrl}/admin/identities?page_size=${pageSize}`;
   let link = `<${base}&page_token=${list[0]?.id ?? ''}>; rel="first"`;
@@ -139,7 +148,11 @@ export async function listIdentities(svc: Service, ctx: Ctx): Promise<Reply> {
   headers.Link = link;
   return json(
     200,
-    page.map((i) => adminIdentity(svc, i, include)),
+    page.map((i) => {
+      const out = adminIdentity(svc, i, include);
+      if (!withCredentials) delete out.credentials;
+      return out;
+    }),
     headers,
   );
 }
@@ -157,12 +170,15 @@ export async function getIdentityByExternalId(svc: Service, ctx: Ctx): Promise<R
 export async function createIdentity(svc: Service, ctx: Ctx): Promise<Reply> {
   const body = await objectBody(ctx);
   const unknown = Object.keys(body).filter((k) => !CREATE_KEYS.includes(k));
-  if (unknown.length) throw errors.badRequest(`json: unknown field "${unknown[0]}"`);
+  // v1.3.1's strict decoder error: the text is the herodot message, with no reason.
+  if (unknown.length) throw new KratosError(400, { message: `json: unknown field "${unknown[0]}"` });
   if (typeof body.schema_id !== 'string' || !body.schema_id) throw errors.badRequest('The property schema_id is required.');
   const i = newIdentity(svc, {});
   await applyBody(svc, i, body, true);
   if (!svc.store.saveIdentity(i)) throw errors.conflict('This identity conflicts with another identity that already exists.');
-  return json(201, adminIdentity(svc, i), { Location: `${svc.adminUrl}/admin/identities/${i.id}` });
+  // v1.3.1: Location is SelfAdminURL + identities/<id> (no /admin), and the answer's identity is the
+  // one built from the body, whose metadata_admin (omitempty) is absent unless the body gave one.
+  return json(201, withoutUnsetMetadataAdmin(adminIdentity(svc, i), body), { Location: `${svc.adminUrl}/identities/${i.id}` });
 }
 
 export async function updateIdentity(svc: Service, ctx: Ctx): Promise<Reply> {
@@ -175,7 +191,7 @@ export async function updateIdentity(svc: Service, ctx: Ctx): Promise<Reply> {
   if (!('metadata_admin' in body)) i.metadata_admin = null;
   i.updated_at = nowIso(svc);
   if (!svc.store.saveIdentity(i)) throw errors.conflict('This identity conflicts with another identity that already exists.');
-  return json(200, adminIdentity(svc, i));
+  return json(200, withoutUnsetMetadataAdmin(adminIdentity(svc, i), body));
 }
 
 export async function deleteIdentity(svc: Service, ctx: Ctx): Promise<Reply> {

@@ -12,9 +12,14 @@ export async function listIdentitySessions(svc: Service, ctx: Ctx): Promise<Repl
   let list = svc.store.listSessions(i.id);
   if (active === 'true') list = list.filter((s) => s.active);
   if (active === 'false') list = list.filter((s) => !s.active);
+  // v1.3.1 eager-loads the session's identity row alone: no addresses, and schema_url is left empty.
   return json(
     200,
-    list.map((s) => serializeSession(svc, s, i)),
+    list.map((s) => {
+      const out = serializeSession(svc, s, i);
+      const { verifiable_addresses: _v, recovery_addresses: _r, ...identity } = out.identity as Record<string, unknown>;
+      return { ...out, identity: { ...identity, schema_url: '' } };
+    }),
   );
 }
 

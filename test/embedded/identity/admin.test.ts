@@ -55,7 +55,8 @@ describe('admin API', () => {
       }),
     );
     expect(r.status).toBe(201);
-    expect(r.headers.location).toBe(`${svc.adminUrl}/admin/identities/${r.data.id}`);
+    // v1.3.1: SelfAdminURL + identities/<id>, without /admin.
+    expect(r.headers.location).toBe(`${svc.adminUrl}/identities/${r.data.id}`);
     expect(r.data.credentials.password).toMatchObject({ type: 'password', identifiers: ['admin.made@example.com'] });
     expect(r.data.credentials.password.config).toBeUndefined();
     expect(r.data.verifiable_addresses[0]).toMatchObject({ value: 'admin.made@example.com', verified: true, status: 'completed' });

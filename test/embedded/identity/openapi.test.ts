@@ -31,6 +31,12 @@ const SPEC_PATCHES: { why: string; apply: (spec: any) => void }[] = [
       spec.components.schemas.errorBrowserLocationChangeRequired.properties.error = { $ref: '#/components/schemas/genericError' };
     },
   },
+  {
+    why: 'messageDispatch.error is typed as an object, yet Kratos v1.3.1 writes `"error": null` on a successful dispatch (the conformance suite compares it with real Kratos)',
+    apply: (spec) => {
+      spec.components.schemas.messageDispatch.properties.error = { type: 'object', nullable: true, additionalProperties: true };
+    },
+  },
 ];
 
 /** OpenAPI 3.0 → JSON Schema for ajv: absolute refs into the spec document, `nullable` as a null type. */

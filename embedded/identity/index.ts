@@ -182,8 +182,12 @@ async function dispatch(svc: Service, listener: 'public' | 'admin', req: Incomin
       reply = { status: 500, body: new KratosError(500, {}).body(), headers: { 'Content-Type': 'application/json', 'Ory-Error-Id': '' } };
     }
   }
-  // Like Kratos's nosurf middleware: a request without a valid anti-CSRF cookie gets one, whatever the status.
-  if (listener === 'public' && !ctx.csrfToken && !svc.csrf.fromCookie(ctx) && reply.status !== 307) svc.csrf.regenerate(ctx);
+  // Like Kratos's nosurf middleware, which wraps every public route but the health checks: a request
+  // without a valid anti-CSRF cookie gets one, whatever the status, and every answer has `Vary: Cookie`.
+  if (listener === 'public' && !/^\/(health|version)(\/|$)/.test(ctx.path)) {
+    if (!ctx.csrfToken && !svc.csrf.fromCookie(ctx)) svc.csrf.regenerate(ctx);
+    reply.headers = { ...reply.headers, Vary: 'Cookie' };
+  }
   // Drain any unread request body so keep-alive connections stay healthy.
   if (!req.complete) req.resume();
   writeReply(res, ctx, reply);
@@ -234,7 +238,8 @@ export async function startIdentity(options: StartIdentityOptions = {}): Promise
       secret = randomBytes(32).toString('base64');
       store.setKv('cookie_secret', secret);
     }
-    const tokenizer = new Tokenizer(config.session.whoami.tokenizer.templates, publicUrl, clock);
+    // `iss` is Kratos's SelfPublicURL: serve.public.base_url, which ends with a slash.
+    const tokenizer = new Tokenizer(config.session.whoami.tokenizer.templates, `${publicUrl}/`, clock);
     await tokenizer.init(store);
     const schemaDef = config.identity.schemas.find((s) => s.id === config.identity.default_schema_id);
     const schemaPath = schemaDef?.url?.startsWith('file://') ? new URL(schemaDef.url).pathname : schemaDef?.url;

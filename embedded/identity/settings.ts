@@ -128,7 +128,8 @@ function formReply(svc: Service, ctx: Ctx, f: Flow): Reply {
  */
 function verifyPendingAddresses(svc: Service, ctx: Ctx, f: Flow, identity: StoredIdentity): unknown[] {
   if (!svc.config.selfservice.flows.verification.enabled) return [];
-  const pending = identity.verifiable_addresses.filter((a) => a.status === 'pending' && !a.verified);
+  // By status alone, as v1.3.1 does for settings (a verified address still `pending` is mailed too).
+  const pending = identity.verifiable_addresses.filter((a) => a.status === 'pending');
   return startVerificationFor(svc, ctx, identity, pending, f).map(({ flow, address }) => ({
     action: 'show_verification_ui',
     flow: { id: flow.id, verifiable_address: address, url: flowUiUrl(svc, 'verification', flow.id) },

@@ -46,6 +46,12 @@ describe('/.well-known/ory/webauthn.js', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/javascript; charset=UTF-8');
     expect(r.headers.get('cache-control')).toBe('private, no-cache, no-store, must-revalidate');
+    // nosurf wraps the public routes (not the health checks): Vary: Cookie, and an anti-CSRF cookie.
+    expect(r.headers.get('vary')).toBe('Cookie');
+    expect(r.headers.getSetCookie().some((c) => c.startsWith('csrf_token_'))).toBe(true);
+    const health = await fetch(`${svc.publicUrl}/health/alive`);
+    expect(health.headers.get('vary')).toBeNull();
+    expect(health.headers.getSetCookie()).toEqual([]);
     const window: Record<string, unknown> = {};
     const warnings: string[] = [];
     const script = await r.text();

@@ -22,7 +22,8 @@ export function makeKeyGetter(source: JwksSource | undefined, identityPublicUrl:
 
 export interface VerifyOptions {
   getKey: JWTVerifyGetKey;
-  issuer: string;
+  /** The accepted `iss` values. */
+  issuer: string | string[];
   audience: string;
   clock: Clock;
 }

@@ -25,7 +25,7 @@ export interface BackendOptions {
   publicUrl?: string;
   /** Identity service public URL; JWKS at `<identityPublicUrl>/.well-known/jwks.json` (default http://localhost:4433). */
   identityPublicUrl?: string;
-  /** Expected `iss` (default identityPublicUrl). */
+  /** Expected `iss` (default: identityPublicUrl with or without its trailing slash; Kratos writes its base_url, which ends with one). */
   issuer?: string;
   /** Expected `aud` (default 'accounts-backend'). */
   audience?: string;
@@ -80,7 +80,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
     avatarsDir,
     publicUrl: () => (options.publicUrl ?? url).replace(/\/+$/, ''),
     identityPublicUrl,
-    issuer: options.issuer ?? identityPublicUrl,
+    issuer: options.issuer ?? [`${identityPublicUrl}/`, identityPublicUrl],
     audience: options.audience ?? 'accounts-backend',
     jwks: options.jwks,
     identityAdmin: options.identityAdminUrl ? new IdentityAdmin(options.identityAdminUrl, options.identityAdminApiKey) : null,

@@ -22,7 +22,7 @@ export interface AppOptions {
   /** Origin used to build public avatar URLs (`<publicUrl>/avatars/<name>`). */
   publicUrl: () => string;
   identityPublicUrl: string;
-  issuer: string;
+  issuer: string | string[];
   audience: string;
   jwks?: JwksSource;
   identityAdmin: IdentityAdmin | null;

@@ -143,6 +143,24 @@ describe('backend stand-in: remote JWKS from the identity public URL', () => {
     expect(res2.body.code).toBe('token_expired');
   });
 
+  it('trusts by default the identity public URL as issuer, with the trailing slash Kratos writes or without', async () => {
+    const byDefault = await startTestBackend({ identityPublicUrl: identityUrl, issuer: undefined });
+    try {
+      const get = async (iss: string) =>
+        (
+          await request(byDefault.url)
+            .get('/api/user/get-current-user')
+            .set('Authorization', `Bearer ${await mint(keys, { iss, sub: 'remote-user' })}`)
+        ).status;
+      expect(await get(`${identityUrl}/`)).toBe(200);
+      expect(await get(identityUrl)).toBe(200);
+      expect(await get(`${identityUrl}/other`)).toBe(401);
+      expect(await get(ISSUER)).toBe(401);
+    } finally {
+      await byDefault.close();
+    }
+  });
+
   it('refuses a token whose issuer is the default rather than the configured one', async () => {
     const token = await mint(keys, { iss: ISSUER });
     const res = await request(backend.url).get('/api/user/get-current-user').set('Authorization', `Bearer ${token}`).expect(401);

@@ -89,7 +89,7 @@ export async function sdkJourney(env: Env, email: string): Promise<void> {
   expect(r.status).toBe(200);
   expect(r.headers['x-kratos-authenticated-identity-id']).toBe(identityId);
   const jwks = createRemoteJWKSet(new URL(`${env.publicUrl}/.well-known/jwks.json`));
-  const { payload, protectedHeader } = await jwtVerify(r.data.tokenized, jwks, { issuer: env.publicUrl, audience: 'accounts-backend' });
+  const { payload, protectedHeader } = await jwtVerify(r.data.tokenized, jwks, { issuer: `${env.publicUrl}/`, audience: 'accounts-backend' });
   expect(protectedHeader.alg).toBe('ES256');
   expect(protectedHeader.kid).toBeTruthy();
   expect(payload).toMatchObject({ sub: identityId, sid: r.data.id, email });

@@ -19,6 +19,7 @@
  *   success (200 body) · invalid (400 + flow: show messages) · expired (410, with the new flow id) ·
  *   location (422 browser_location_change_required → redirect_browser_to) · csrf (403) · missing (404) ·
  *   signed_in (session_already_available) · error (anything else, status + body kept for the mapper).
+ *   A sign-in to a disabled identity is `invalid` with message 4010011 however Kratos says it.
  * Kratos unreachable or past KRATOS_TIMEOUT_MS (a total deadline) throws AppError 503
  * `identity_unavailable` (server/flows/transport.ts); the error handler answers the translated 503.
  */
@@ -28,7 +29,15 @@ import { oryClients, type FrontendRequests } from '../ory.ts';
 import { cookieJar, hasSessionCookie, relaySetCookies } from './cookies.ts';
 import { identityOf, rotateAppSession, setsKratosSession } from '../security/session-rotation.ts';
 import { kratosAdapter, type AdapterConfig } from './transport.ts';
-import { isFlow, type FlowKind, type KratosErrorBody, type KratosErrorObject, type KratosFlow, type KratosSession } from '../../core/kratos/types.ts';
+import {
+  isFlow,
+  type FlowKind,
+  type KratosErrorBody,
+  type KratosErrorObject,
+  type KratosFlow,
+  type KratosSession,
+  type UiText,
+} from '../../core/kratos/types.ts';
 
 export type KratosAnswer<T> = { ok: true; status: number; data: T } | { ok: false; status: number; data: unknown };
 
@@ -168,8 +177,32 @@ export function classifySubmit(answer: KratosAnswer<unknown>): SubmitOutcome {
   return { type: 'error', status, body: data };
 }
 
+/** Kratos's message for a sign-in to a disabled (inactive) identity (contract §6.4, §17). */
+const IDENTITY_DISABLED: UiText = { id: 4010011, type: 'error', text: 'This account has been disabled. Please contact support for assistance.' };
+
+/**
+ * A sign-in refused because the identity is disabled, as an error rather than a flow: Kratos v1.3 answers
+ * 401 "identity is disabled" (its session could not be activated), newer releases may send the error id
+ * `identity_disabled` outside a flow. Inside a flow they answer 400 with message 4010011, already a flow.
+ */
+function isIdentityDisabled(outcome: SubmitOutcome): boolean {
+  if (outcome.type !== 'error') return false;
+  const error = (outcome.body as KratosErrorBody | undefined)?.error;
+  return error?.id === 'identity_disabled' || (outcome.status === 401 && error?.message === 'identity is disabled');
+}
+
 export async function submitFlow(req: Request, res: Response, kind: FlowKind, id: string, body: Record<string, unknown>): Promise<SubmitOutcome> {
-  const answer = await kratosCall<unknown>(req, res, (api, options) => {
+  const outcome = classifySubmit(await submitAnswer(req, res, kind, id, body));
+  // Whichever way Kratos says it, the sign-in form shows 4010011 on the same flow.
+  if (kind === 'login' && isIdentityDisabled(outcome)) {
+    const current = await getFlow(req, res, kind, id);
+    if (current.ok) return { type: 'invalid', status: 400, flow: { ...current.data, ui: { ...current.data.ui, messages: [IDENTITY_DISABLED] } } };
+  }
+  return outcome;
+}
+
+function submitAnswer(req: Request, res: Response, kind: FlowKind, id: string, body: Record<string, unknown>) {
+  return kratosCall<unknown>(req, res, (api, options) => {
     switch (kind) {
       case 'login':
         return api.updateLoginFlow(id, body as never, undefined, undefined, options);
@@ -183,7 +216,6 @@ export async function submitFlow(req: Request, res: Response, kind: FlowKind, id
         return api.updateSettingsFlow(id, body as never, undefined, undefined, options);
     }
   });
-  return classifySubmit(answer);
 }
 
 export type RestartReason = 'missing' | 'expired' | 'foreign';

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../embedded/clock.ts';
 import { buildAssets, launchBrowser, newContext } from '../support/browser.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../support/fixtures.ts';
+import { describeStandInOnly } from '../support/stack.ts';
 import { startProfileStack, type ProfileStack } from '../integration/profile/profile-stack.ts';
 import { GIF, makePng } from '../integration/profile/images.ts';
 
@@ -204,7 +205,7 @@ describe('JavaScript on: avatar checks before sending, and roll-back of a failed
   });
 });
 
-describe('an old sign-in (privileged session over)', () => {
+describeStandInOnly('moves the test clock past privileged_session_max_age')('an old sign-in (privileged session over)', () => {
   // The identity service judges the privileged session by the stand-ins' clock: moved past it, not waited for.
   const clock = createTestClock();
   let stale: ProfileStack;

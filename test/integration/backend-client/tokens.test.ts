@@ -1,6 +1,7 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
+import { describeStandInOnly } from '../../support/stack.ts';
 import { startProfileStack, useProfileUsers, type ProfileStack } from '../profile/profile-stack.ts';
 
 // The backend client inside the real app: tokens from the identity tokenizer, kept per session,
@@ -119,7 +120,7 @@ describe('token_expired', () => {
   });
 });
 
-describe('token regeneration on expiry', () => {
+describeStandInOnly('moves the test clock, by which the identity service stamps the token expiry')('token regeneration on expiry', () => {
   // The tokenizer stamps `exp` by the stand-ins' clock and the app judges its stored tokens by the same
   // clock (startProfileStack hands it to the app's backend client): time is moved, not waited for.
   const clock = createTestClock();

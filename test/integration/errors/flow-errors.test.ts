@@ -2,29 +2,31 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
 import { alerts, Browser, formAction, hiddenValue, openSignIn, openSignUp } from '../../support/http.ts';
-import { startStack, type Stack } from '../../support/stack.ts';
+import { onRealKratos, standInOnly, startStack, type Stack } from '../../support/stack.ts';
 import { startAppOnFake, startFakeKratos, GOOGLE_AUTHORIZE } from '../../support/fake-kratos.ts';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const FLOW_LIFESPAN_MS = 60_000;
 
-describe('against the embedded identity service', () => {
+describe('against the identity service', () => {
   let stack: Stack;
-  // The stand-in's time: moved past the flow lifespan instead of waiting for it.
+  // The stand-in's time: moved past the flow lifespan instead of waiting for it. Real Kratos reads the
+  // real time: there the stack has no test clock and the expiry tests are not run.
   const clock = createTestClock();
+  const movesTheClock = standInOnly('moves the test clock past the flow lifespan');
   beforeAll(async () => {
     stack = await startStack({
       identityConfig: {
         selfservice: { flows: { login: { lifespan: `${FLOW_LIFESPAN_MS}ms` }, registration: { lifespan: `${FLOW_LIFESPAN_MS}ms` } } },
       } as never,
-      clock,
+      clock: onRealKratos ? undefined : clock,
     });
   });
   afterAll(() => stack?.close());
   const identities = useIdentities(() => stack.identity.adminUrl);
   const expire = () => clock.advance(FLOW_LIFESPAN_MS + 1_000);
 
-  test('expired login flow on submit: a new flow with Kratos’s expiry message, the e-mail kept; it then works', async () => {
+  movesTheClock('expired login flow on submit: a new flow with Kratos’s expiry message, the e-mail kept; it then works', async () => {
     const email = uniqueEmail('expired');
     await identities.create({ email });
     const browser = new Browser(stack.appUrl);
@@ -42,7 +44,7 @@ describe('against the embedded identity service', () => {
     expect(retry.location).toBe(`${stack.appUrl}/profile-settings`);
   });
 
-  test('expired flow on GET: 303 to a fresh flow, parameters kept', async () => {
+  movesTheClock('expired flow on GET: 303 to a fresh flow, parameters kept', async () => {
     const browser = new Browser(stack.appUrl);
     const { page } = await openSignIn(browser, '?loginHint=a%40example.com');
     const old = UUID.exec(page.url)![0];
@@ -54,7 +56,7 @@ describe('against the embedded identity service', () => {
     expect(next.searchParams.get('loginHint')).toBe('a@example.com');
   });
 
-  test('expired registration flow (the 410 that the spec replaces): traits kept, the new flow carries 4040001', async () => {
+  movesTheClock('expired registration flow (the 410 that the spec replaces): traits kept, the new flow carries 4040001', async () => {
     const browser = new Browser(stack.appUrl);
     const { action, csrf } = await openSignUp(browser);
     expire();

@@ -2,13 +2,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
 import { signIn } from '../../support/fixtures.ts';
 import { Browser } from '../../support/http.ts';
+import { onRealKratos, standInOnly } from '../../support/stack.ts';
 import { openProfile, startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
-// The stand-ins' clock: a sign-in can be dated in the past instead of waiting for it to age.
+// The stand-ins' clock: a sign-in can be dated in the past instead of waiting for it to age. Real Kratos
+// reads the real time, so there the stack has no test clock and the old sign-in is not tested.
 const clock = createTestClock();
 let env: ProfileStack;
 beforeAll(async () => {
-  env = await startProfileStack({ clock });
+  env = await startProfileStack(onRealKratos ? {} : { clock });
 });
 afterAll(() => env?.close());
 const users = useProfileUsers(() => env);
@@ -71,39 +73,42 @@ describe('delete account and reactivation', () => {
 });
 
 describe('delete account with an old sign-in', () => {
-  test('sends the user through sign-in with refresh=true and back to the confirmation; nothing is deleted before', async () => {
-    // PRIVILEGED_SESSION_MAX_AGE_MS (default: Kratos's one hour), shortened on the running app's config to a
-    // minute. The app compares the session's authenticated_at with its own time, so the sign-in is dated a
-    // minute and a second back on the stand-ins' clock instead of being waited out.
-    const config = env.app.locals.config as Record<string, unknown>;
-    const configured = config.PRIVILEGED_SESSION_MAX_AGE_MS;
-    config.PRIVILEGED_SESSION_MAX_AGE_MS = 60_000;
-    try {
-      clock.set(Date.now() - 61_000);
-      const u = await users.signedIn({ prefix: 'del-stale' });
-      clock.set(Date.now());
-      const deletions = env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length;
-      const answer = await u.browser.post('/profile-settings/delete-account', { _csrf: u.csrf });
-      expect(answer.status).toBe(303);
-      const target = new URL(answer.location!, env.appUrl);
-      expect(target.pathname).toBe('/sign-in');
-      expect(target.searchParams.get('refresh')).toBe('true');
-      expect(target.searchParams.get('return_to')).toBe(`${env.appUrl}/profile-settings?confirm=delete-account`);
-      const json = await u.browser.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': u.csrf });
-      expect(json.status).toBe(403);
-      expect(JSON.parse(json.text)).toMatchObject({ code: 'session_refresh_required' });
-      expect(env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length).toBe(deletions);
-      expect((await u.browser.get(u.settingsAction)).status).toBe(200);
+  standInOnly('dates the sign-in back on the test clock')(
+    'sends the user through sign-in with refresh=true and back to the confirmation; nothing is deleted before',
+    async () => {
+      // PRIVILEGED_SESSION_MAX_AGE_MS (default: Kratos's one hour), shortened on the running app's config to a
+      // minute. The app compares the session's authenticated_at with its own time, so the sign-in is dated a
+      // minute and a second back on the stand-ins' clock instead of being waited out.
+      const config = env.app.locals.config as Record<string, unknown>;
+      const configured = config.PRIVILEGED_SESSION_MAX_AGE_MS;
+      config.PRIVILEGED_SESSION_MAX_AGE_MS = 60_000;
+      try {
+        clock.set(Date.now() - 61_000);
+        const u = await users.signedIn({ prefix: 'del-stale' });
+        clock.set(Date.now());
+        const deletions = env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length;
+        const answer = await u.browser.post('/profile-settings/delete-account', { _csrf: u.csrf });
+        expect(answer.status).toBe(303);
+        const target = new URL(answer.location!, env.appUrl);
+        expect(target.pathname).toBe('/sign-in');
+        expect(target.searchParams.get('refresh')).toBe('true');
+        expect(target.searchParams.get('return_to')).toBe(`${env.appUrl}/profile-settings?confirm=delete-account`);
+        const json = await u.browser.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': u.csrf });
+        expect(json.status).toBe(403);
+        expect(JSON.parse(json.text)).toMatchObject({ code: 'session_refresh_required' });
+        expect(env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length).toBe(deletions);
+        expect((await u.browser.get(u.settingsAction)).status).toBe(200);
 
-      // Signed in again just now, under the same limit: the deletion goes through.
-      const fresh = new Browser(env.appUrl);
-      expect((await signIn(fresh, u.email)).status).toBe(303);
-      const { csrf } = await openProfile(fresh);
-      const deleted = await fresh.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': csrf });
-      expect(deleted.status).toBe(200);
-      expect(env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length).toBe(deletions + 1);
-    } finally {
-      config.PRIVILEGED_SESSION_MAX_AGE_MS = configured;
-    }
-  });
+        // Signed in again just now, under the same limit: the deletion goes through.
+        const fresh = new Browser(env.appUrl);
+        expect((await signIn(fresh, u.email)).status).toBe(303);
+        const { csrf } = await openProfile(fresh);
+        const deleted = await fresh.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': csrf });
+        expect(deleted.status).toBe(200);
+        expect(env.backendProxy.seen.filter((s) => s.path === '/api/user/delete-account').length).toBe(deletions + 1);
+      } finally {
+        config.PRIVILEGED_SESSION_MAX_AGE_MS = configured;
+      }
+    },
+  );
 });

@@ -106,6 +106,12 @@ export async function startProfileStack(
      * of its stored backend tokens: tests advance it instead of sleeping.
      */
     clock?: Clock;
+    /**
+     * Who reads `clock`: 'all' (the default) includes the identity service, which only the stand-in can
+     * (real Kratos reads the real time: startStack refuses a clock there); 'backend' is the backend and
+     * the app's judgement of its stored backend tokens only, so the test runs on either identity service.
+     */
+    clockScope?: 'all' | 'backend';
   } = {},
 ): Promise<ProfileStack> {
   const backendProxy = await startProxy();
@@ -113,7 +119,7 @@ export async function startProfileStack(
   const stack = await startStack({
     identityConfig: options.identityConfig,
     env: { BACKEND_URL: backendProxy.url, KRATOS_PUBLIC_URL: identityProxy.url, ...options.env },
-    clock: options.clock,
+    clock: options.clockScope === 'backend' ? undefined : options.clock,
   });
   const app = stack.server.listeners('request')[0] as Express;
   const { clock } = options;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
 import { getIdentity, signIn, STRONG_PASSWORD } from '../../support/fixtures.ts';
-import { Browser, formAction, hiddenValue } from '../../support/http.ts';
+import { Browser, fieldError, formAction, hiddenValue } from '../../support/http.ts';
+import { describeStandInOnly, standInOnly } from '../../support/stack.ts';
 import { openProfile, startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
 let env: ProfileStack;
@@ -160,7 +161,19 @@ describe('password', () => {
     expect((await signIn(new Browser(env.appUrl), u.email, NEW_PASSWORD)).status).toBe(303);
   });
 
-  test('a leaked or too similar password is refused with Kratos’s translated message', async () => {
+  test('a password too similar to the e-mail is refused with Kratos’s translated message', async () => {
+    const u = await users.signedIn();
+    const similar = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: u.email });
+    expect(similar.status).toBe(400);
+    expect(similar.text).toContain('id="profile-password-form"');
+    expect(fieldError(similar.text, 'field-password')).toBe('This password is too similar to your email. Please choose a different one.');
+    const json = await u.browser.postJson(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: u.email });
+    expect(json.status).toBe(400);
+    expect(JSON.parse(json.text).code).toBe('similarity_password');
+    expect((await signIn(new Browser(env.appUrl), u.email, STRONG_PASSWORD)).status).toBe(303);
+  });
+
+  standInOnly('haveibeenpwned is off for real Kratos: the tests have no network')('a leaked password is refused with Kratos’s translated message', async () => {
     const u = await users.signedIn();
     const leaked = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: 'password123' });
     expect(leaked.status).toBe(400);
@@ -180,7 +193,7 @@ describe('password', () => {
   });
 });
 
-describe('stale session (privileged session expired)', () => {
+describeStandInOnly('moves the test clock past privileged_session_max_age')('stale session (privileged session expired)', () => {
   // The identity service judges the privileged session by its clock: moved past the limit, not waited for.
   const clock = createTestClock();
   let stale: ProfileStack;

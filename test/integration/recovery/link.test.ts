@@ -97,4 +97,35 @@ describe('link method', () => {
     const done = await agent.get(`${location.pathname}${location.search}`).expect(200);
     expect(visibleText(done.text)).toContain('Your email address has been verified.');
   });
+
+  it('verification: a used link that comes back shows already_verified (4070001) with a way to sign in', async () => {
+    const email = 'link.reused@example.com';
+    await identities.create({ email: email, password: 'Link-Verify-Phrase-2', name: 'Test User', verified: false });
+    const agent = request.agent(stack.appUrl);
+    const start = await agent.get('/sign-up/resend-verification-email').expect(303);
+    const form = await agent.get(start.headers.location!).expect(200);
+    await agent
+      .post(start.headers.location!)
+      .type('form')
+      .send({ csrf_token: csrfFrom(form.text), method: 'link', email })
+      .expect(303);
+    const link = await latestLink(email, 'verification');
+    const used = await openKratosLink(agent, link);
+    expect(visibleText((await agent.get(`${used.location.pathname}${used.location.search}`).expect(200)).text)).toContain(
+      'Your email address has been verified.',
+    );
+
+    // The same link again, through our page (which hands its parameters to Kratos): its token is used up,
+    // so Kratos comes back with a new flow that says so.
+    const ours = await agent.get(`/verify-account?${new URL(link).searchParams}`).expect(303);
+    expect(ours.headers.location).toBe(link);
+    const { location } = await openKratosLink(agent, link);
+    expect(location.pathname).toBe('/sign-up/verification');
+    expect(flowIdOf(location.href)).not.toBe(flowIdOf(used.location.href));
+    const page = await agent.get(`${location.pathname}${location.search}&lng=vi`).expect(200);
+    expect(visibleText(page.text)).toContain('Tài khoản này đã được xác minh');
+    expect(page.text).toContain('data-message-id="4070001"');
+    // The link keeps the language chosen in the address.
+    expect(page.text).toMatch(/<a class="alert__link" href="\/sign-in\?lng=vi"/);
+  });
 });

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { countCheck, countPrettierFiles, countTscErrors, countVitestRun, readEslintReport, skippedTests } from './test-summary.ts';
-import { realOrySkips } from '../test/real-ory-projects.ts';
+import { NOT_ON_REAL_KRATOS, realKratosBuilt, realOrySkips } from '../test/real-ory-projects.ts';
 
 const REPORT = 'test-results/vitest.json';
 const ESLINT_REPORT = 'test-results/eslint.json';
@@ -98,6 +98,9 @@ if (orySkips.length && process.env.REQUIRE_REAL_ORY === '1' && extra.length === 
   failed += 1;
   console.log('real Ory is required here (REQUIRE_REAL_ORY=1) but its suites could not run');
 }
+
+// The files the real-Kratos projects leave out (they ran on the stand-in above), each with why.
+if (realKratosBuilt() && extra.length === 0) for (const { file, reason } of NOT_ON_REAL_KRATOS) console.log(`not on real Kratos: ${file} (${reason})`);
 
 const size = run(['scripts/bench-size.mjs', '--check']);
 if (size.status === 0) passed += 1;

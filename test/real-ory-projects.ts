@@ -7,6 +7,46 @@ import { binaryPath } from '../scripts/ory/pins.ts';
 export const realKratosBuilt = (): boolean => existsSync(binaryPath('kratos'));
 export const realHydraBuilt = (): boolean => existsSync(binaryPath('hydra'));
 
+/**
+ * The integration and browser files the real-Kratos projects leave out, each with why: they run no
+ * identity service of the stack (their app talks to none, to a scripted one, or to a stand-in they start
+ * themselves), or every test in them moves the identity service's test clock. They still run in the
+ * stand-in projects (integration, e2e). Single tests that cannot run on real Kratos are skipped in place
+ * with their reason (standInOnly in test/support/stack.ts).
+ */
+export const NOT_ON_REAL_KRATOS: readonly { file: string; reason: string }[] = [
+  { file: 'test/integration/api/openapi.test.ts', reason: 'the OpenAPI generator on an endpoint of its own: no identity service' },
+  { file: 'test/integration/errors/app-errors.test.ts', reason: '404, crash and body errors of an app with no identity service' },
+  { file: 'test/integration/i18n/language.test.ts', reason: 'language detection: no identity service' },
+  {
+    file: 'test/integration/operations/aborted-requests.test.ts',
+    reason: 'malformed and aborted requests to an app whose identity service is unreachable on purpose',
+  },
+  { file: 'test/integration/operations/ci-run.test.ts', reason: 'the .ci/run script against a stand-in npm: no identity service' },
+  { file: 'test/integration/operations/connection-limits.test.ts', reason: 'connection limits of an app whose identity service is unreachable on purpose' },
+  { file: 'test/integration/operations/identity-outage.test.ts', reason: 'an outage scripted with a fake Kratos that stops and hangs on cue' },
+  { file: 'test/integration/operations/image.test.ts', reason: 'the container image, with a minimal Kratos answering /health/ready' },
+  { file: 'test/integration/operations/logging.test.ts', reason: 'request logs of an app with no identity service' },
+  { file: 'test/integration/operations/process.test.ts', reason: 'signals, exit codes and start-up of the server process, with a minimal Kratos' },
+  { file: 'test/integration/operations/session-store.test.ts', reason: 'the session store, with a minimal Kratos answering /health/ready' },
+  { file: 'test/integration/operations/sigterm-drain.test.ts', reason: 'the SIGTERM drain of an app whose identity service is unreachable on purpose' },
+  { file: 'test/integration/operations/test-summary.test.ts', reason: 'the npm test summary script: no identity service' },
+  {
+    file: 'test/integration/security/anonymous-sessions.test.ts',
+    reason: 'starts its own identity stand-in (sessions for guests are the app’s, not the identity service’s)',
+  },
+  { file: 'test/integration/security/csrf.test.ts', reason: 'the CSRF token of our own forms, with no identity service' },
+  { file: 'test/integration/security/double-slash-paths.test.ts', reason: '`//` paths of an app whose identity service is unreachable on purpose' },
+  { file: 'test/integration/security/headers.test.ts', reason: 'security headers and request ids of an app with no identity service' },
+  { file: 'test/integration/security/production-cookies.test.ts', reason: 'cookie attributes relayed from a scripted Kratos answer' },
+  {
+    file: 'test/integration/recovery/expiry.test.ts',
+    reason: 'every test moves the identity service’s test clock past the flow lifespan (real Kratos reads the real time)',
+  },
+  { file: 'test/e2e/kit.test.ts', reason: 'the UI kit page of an app with no identity service' },
+  { file: 'test/e2e/api.test.ts', reason: 'the API reference pages (Swagger UI, OpenAPI document): no identity flow' },
+];
+
 export function realOryProjects(): object[] {
   if (!realKratosBuilt()) return [];
   const env = { ORY_TARGET: 'kratos' };
@@ -18,9 +58,23 @@ export function realOryProjects(): object[] {
       test: {
         name: 'integration-ory',
         include: ['test/integration/**/*.test.{ts,tsx}'],
+        exclude: NOT_ON_REAL_KRATOS.map((entry) => entry.file),
         env,
         testTimeout: 30_000,
         hookTimeout: 60_000,
+      },
+    },
+    {
+      // The browser journeys on real Kratos, JavaScript on and off; like the e2e project, one browser at a time.
+      extends: true,
+      test: {
+        name: 'e2e-ory',
+        include: ['test/e2e/**/*.test.{ts,tsx}'],
+        exclude: NOT_ON_REAL_KRATOS.map((entry) => entry.file),
+        env,
+        testTimeout: 60_000,
+        hookTimeout: 120_000,
+        fileParallelism: false,
       },
     },
     {

@@ -193,6 +193,47 @@ describe('password', () => {
   });
 });
 
+describe('a password change that needs a fresh sign-in, on either identity service', () => {
+  // privileged_session_max_age of 1 ms: every sign-in is too old for a password change at once, so no
+  // clock has to move and real Kratos is tested too (that the change then goes through is tested below,
+  // on the stand-in's clock).
+  let strict: ProfileStack;
+  beforeAll(async () => {
+    strict = await startProfileStack({ identityConfig: { selfservice: { flows: { settings: { privileged_session_max_age: '1ms' } } } } as never });
+  });
+  afterAll(() => strict?.close());
+  const strictUsers = useProfileUsers(() => strict);
+
+  test('goes through sign-in with refresh=true and back to the same flow, told to submit again; nothing changes', async () => {
+    const u = await strictUsers.signedIn({ prefix: 'strict' });
+    const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: NEW_PASSWORD });
+    expect(answer.status).toBe(303);
+    const target = new URL(answer.location!, strict.appUrl);
+    expect(target.pathname).toBe('/sign-in');
+    expect(target.searchParams.get('refresh')).toBe('true');
+    expect(target.searchParams.get('return_to')).toBe(`${strict.appUrl}${u.settingsAction}`);
+    const json = await u.browser.postJson(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: NEW_PASSWORD });
+    expect(json.status).toBe(403);
+    expect(JSON.parse(json.text)).toMatchObject({ code: 'session_refresh_required', meta: { redirect_browser_to: answer.location } });
+
+    const signInPage = await u.browser.follow(answer.location!);
+    expect(signInPage.status).toBe(200);
+    const refreshed = await u.browser.post(formAction(signInPage.text, 'sign-in-form')!, {
+      csrf_token: hiddenValue(signInPage.text, 'csrf_token')!,
+      identifier: u.email,
+      password: STRONG_PASSWORD,
+      method: 'password',
+    });
+    expect(refreshed.status).toBe(303);
+    expect(refreshed.location).toBe(`${strict.appUrl}${u.settingsAction}`);
+    const back = await u.browser.get(u.settingsAction);
+    expect(back.status).toBe(200);
+    expect(back.text).toContain('we asked you to sign in again');
+    expect((await signIn(new Browser(strict.appUrl), u.email, NEW_PASSWORD)).status).toBe(400);
+    expect((await signIn(new Browser(strict.appUrl), u.email, STRONG_PASSWORD)).status).toBe(303);
+  });
+});
+
 describeStandInOnly('moves the test clock past privileged_session_max_age')('stale session (privileged session expired)', () => {
   // The identity service judges the privileged session by its clock: moved past the limit, not waited for.
   const clock = createTestClock();

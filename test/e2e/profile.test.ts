@@ -205,6 +205,53 @@ describe('JavaScript on: avatar checks before sending, and roll-back of a failed
   });
 });
 
+describe('a password change that always needs a fresh sign-in (privileged_session_max_age 1 ms), on either identity service', () => {
+  // No clock to move: every sign-in is already too old for a password change, on the stand-in and on
+  // real Kratos. That the change then goes through is shown below, on the stand-in's clock.
+  let strict: ProfileStack;
+  beforeAll(async () => {
+    strict = await startProfileStack({
+      env: { ASSETS_DIR: built!.assetsDir },
+      identityConfig: { selfservice: { flows: { settings: { privileged_session_max_age: '1ms' } } } } as never,
+    });
+  });
+  afterAll(() => strict?.close());
+  const strictIdentities = useIdentities(() => strict.identityAdminUrl);
+
+  for (const javaScriptEnabled of [true, false]) {
+    test(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}: asks to sign in again, then comes back to the same form, told to send it again`, async () => {
+      const { context, problems, watch } = await newContext(browser, { javaScriptEnabled });
+      await context.addInitScript(REPORT_CSP);
+      const page = await context.newPage();
+      watch(page);
+      const email = uniqueEmail(javaScriptEnabled ? 'strict-e2e-js' : 'strict-e2e-nojs');
+      await strictIdentities.create({ email, name: 'Ada' });
+      try {
+        await page.goto(`${strict.appUrl}/sign-in`);
+        await page.fill('#field-identifier', email);
+        await page.fill('#field-password', STRONG_PASSWORD);
+        await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/sign-in')), page.click('button[name="method"][value="password"]')]);
+        await page.goto(`${strict.appUrl}/profile-settings`);
+        await page.waitForURL(/\/profile-settings\?flow=/);
+        const settingsUrl = page.url();
+
+        await page.fill('#field-password', NEW_PASSWORD);
+        await Promise.all([page.waitForURL(/\/sign-in\?.*refresh=true/), page.click('#profile-password-form button[name="method"][value="password"]')]);
+        await page.waitForSelector('#field-password');
+        await page.fill('#field-password', STRONG_PASSWORD);
+        await Promise.all([page.waitForURL(settingsUrl), page.click('button[name="method"][value="password"]')]);
+        await page.getByText('we asked you to sign in again').waitFor();
+        await page.locator('#profile-password-form').waitFor();
+
+        const unexpected = problems.filter((line) => !EXPECTED_CONSOLE.some((pattern) => pattern.test(line)));
+        expect(unexpected).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
+
 describeStandInOnly('moves the test clock past privileged_session_max_age')('an old sign-in (privileged session over)', () => {
   // The identity service judges the privileged session by the stand-ins' clock: moved past it, not waited for.
   const clock = createTestClock();

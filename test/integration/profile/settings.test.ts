@@ -215,6 +215,11 @@ describe('a password change that needs a fresh sign-in, on either identity servi
     const json = await u.browser.postJson(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: NEW_PASSWORD });
     expect(json.status).toBe(403);
     expect(JSON.parse(json.text)).toMatchObject({ code: 'session_refresh_required', meta: { redirect_browser_to: answer.location } });
+    // A name change too: Kratos v1.3.1 asks for a recent sign-in on any profile save of an identity with a
+    // verifiable address (it compares the addresses before and after, and a reloaded one never matches).
+    const name = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': 'Not Yet' });
+    expect(name.status).toBe(303);
+    expect(name.location).toBe(answer.location);
 
     const signInPage = await u.browser.follow(answer.location!);
     expect(signInPage.status).toBe(200);
@@ -263,10 +268,6 @@ describeStandInOnly('moves the test clock past privileged_session_max_age')('sta
       code: 'session_refresh_required',
       meta: { redirect_browser_to: answer.location },
     });
-    // A name change needs no recent sign-in.
-    const name = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': 'Still Fine' });
-    expect(name.status).toBe(303);
-    expect(name.location).toBe(u.settingsAction);
   });
 
   test('after signing in again the user comes back to the same flow, told to submit again, and the change works', async () => {

@@ -148,9 +148,10 @@ export function setUiMessages(flow: Flow, messages: UiText[]): void {
   else delete flow.ui.messages;
 }
 
-function serializeUi(svc: Service, ctx: Ctx, ui: UiContainer): UiContainer {
+function serializeUi(svc: Service, ctx: Ctx, ui: UiContainer, type: Flow['type']): UiContainer {
+  // An API flow keeps its csrf_token node empty (v1.3.1): native clients have no anti-CSRF cookie.
   const nodes = ui.nodes.map((n) =>
-    n.attributes.name === 'csrf_token' && n.group === 'default' && n.attributes.type === 'hidden'
+    type === 'browser' && n.attributes.name === 'csrf_token' && n.group === 'default' && n.attributes.type === 'hidden'
       ? { ...n, attributes: { ...n.attributes, value: svc.csrf.masked(ctx) } }
       : n,
   );
@@ -162,7 +163,7 @@ function serializeUi(svc: Service, ctx: Ctx, ui: UiContainer): UiContainer {
 /** Serialises a flow in the field order of contract §3.2. */
 export function serializeFlow(svc: Service, ctx: Ctx, f: Flow, identity?: unknown): Record<string, unknown> {
   const rt = flowReturnTo(f);
-  const ui = serializeUi(svc, ctx, f.ui);
+  const ui = serializeUi(svc, ctx, f.ui, f.type);
   const o: Record<string, unknown> = { id: f.id };
   switch (f.kind) {
     case 'login':
@@ -197,11 +198,10 @@ export function serializeFlow(svc: Service, ctx: Ctx, f: Flow, identity?: unknow
       o.issued_at = f.issued_at;
       o.request_url = f.request_url;
       if (rt) o.return_to = rt;
-      if (f.active) o.active = f.active;
+      // v1.3.1 never fills `active` on a settings flow.
       o.ui = ui;
       o.identity = identity;
       o.state = f.state;
-      o.organization_id = null;
       if (f.continue_with?.length) o.continue_with = f.continue_with;
       break;
     case 'recovery':
@@ -236,13 +236,13 @@ const EXPIRED_REASON: Record<FlowKind, string> = {
   verification: 'The verification flow has expired. Redirect the user to the verification flow init endpoint to initialize a new verification flow.',
 };
 
-/** Expired GET: 410 with details.redirect_to (contract §6.2; settings has no id). */
+/** Expired GET: 410 with details.redirect_to (contract §6.2; in v1.3.1 settings, recovery and verification have no id). */
 export function expiredOnGet(svc: Service, f: Flow): KratosError {
   const rt = flowReturnTo(f) ?? '';
   let redirectTo = `${svc.publicUrl}/self-service/${f.kind}/browser`;
   if (rt) redirectTo += `?return_to=${encodeURIComponent(rt)}`;
   return new KratosError(410, {
-    id: f.kind === 'settings' ? undefined : 'self_service_flow_expired',
+    id: f.kind === 'login' || f.kind === 'registration' ? 'self_service_flow_expired' : undefined,
     reason: EXPIRED_REASON[f.kind],
     details: { redirect_to: redirectTo, return_to: rt },
   });

@@ -135,6 +135,14 @@ function errorReply(svc: Service, ctx: Ctx, route: Route | undefined, e: unknown
 
 const notFound = () => new KratosError(404, {});
 
+/**
+ * The public paths v1.3.1 registers with nosurf's IgnorePath/IgnoreGlob (flow submits and API inits,
+ * the API logout, whoami and /sessions, /schemas/*): the middleware issues no anti-CSRF cookie there,
+ * though a handler may (a new flow, a new session).
+ */
+const NOSURF_IGNORED =
+  /^\/(self-service\/(login|registration|settings|recovery|verification)(\/api)?|self-service\/logout\/api|sessions(\/[^/]+(\/extend)?)?|schemas\/[^/]+)$/;
+
 async function dispatch(svc: Service, listener: 'public' | 'admin', req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ctx = makeCtx(req, svc.schema);
   let route: Route | undefined;
@@ -155,12 +163,19 @@ async function dispatch(svc: Service, listener: 'public' | 'admin', req: Incomin
         const key = svc.config.serve.admin.api_key;
         if (key && ctx.query.get('key') !== key && !isAuthorized(req, key)) throw new KratosError(401, { reason: 'Open /mailbox?key=<admin API key>.' });
         route = mailboxRoute;
-      } else if (/^\/(self-service|sessions|\.well-known|schemas)(\/|$)/.test(path)) {
-        reply = redirect(307, `${svc.publicUrl}${path}${search}`);
+      } else if (path !== '/admin' && !path.startsWith('/admin/')) {
+        // v1.3.1's RedirectAdminMiddleware: every path of the admin port outside /admin is a 307 to the
+        // same path under /admin, with a relative Location.
+        reply = redirect(307, `/admin${path}${search}`);
         writeReply(res, ctx, reply);
         return;
-      } else if (!path.startsWith('/admin') && !/^\/(health|version)/.test(path)) {
-        path = `/admin${path}`;
+      } else if (/^\/admin\/(self-service|sessions\/whoami|\.well-known)(\/|$)/.test(path)) {
+        // The public routes asked on the admin port: a 307 to the public port (v1.3.1 RouterAdmin).
+        reply = redirect(307, `${svc.publicUrl}${path.slice('/admin'.length)}${search}`);
+        writeReply(res, ctx, reply);
+        return;
+      } else if (/^\/admin\/(health|version)(\/|$)/.test(path)) {
+        path = path.slice('/admin'.length);
       }
       if (!route && path.startsWith('/admin')) {
         const key = svc.config.serve.admin.api_key;
@@ -185,7 +200,7 @@ async function dispatch(svc: Service, listener: 'public' | 'admin', req: Incomin
   // Like Kratos's nosurf middleware, which wraps every public route but the health checks: a request
   // without a valid anti-CSRF cookie gets one, whatever the status, and every answer has `Vary: Cookie`.
   if (listener === 'public' && !/^\/(health|version)(\/|$)/.test(ctx.path)) {
-    if (!ctx.csrfToken && !svc.csrf.fromCookie(ctx)) svc.csrf.regenerate(ctx);
+    if (!ctx.csrfToken && !svc.csrf.fromCookie(ctx) && !NOSURF_IGNORED.test(ctx.path)) svc.csrf.regenerate(ctx);
     reply.headers = { ...reply.headers, Vary: 'Cookie' };
   }
   // Drain any unread request body so keep-alive connections stay healthy.

@@ -26,7 +26,7 @@ import type { StoredIdentity } from './store.ts';
 function identifierLabel(svc: Service) {
   const ids = passwordIdentifierTraits(svc.schema);
   const title = ids.length === 1 ? svc.schema.props.find(([n]) => n === ids[0])?.[1].title : undefined;
-  return title ? msg(1070002, { name: `traits.${ids[0]}`, title }) : msg(1070004);
+  return title ? msg(1070002, { title }) : msg(1070004);
 }
 
 function providers(svc: Service) {
@@ -106,6 +106,21 @@ export async function createBrowserLogin(svc: Service, ctx: Ctx): Promise<Reply>
   return json(200, serializeLogin(svc, ctx, f));
 }
 
+/** GET /self-service/login/api: a flow for a native client, with no anti-CSRF cookie and an empty csrf_token node (v1.3.1). */
+export async function createApiLogin(svc: Service, ctx: Ctx): Promise<Reply> {
+  const cur = currentSession(svc, ctx);
+  const refresh = ctx.query.get('refresh') === 'true' && Boolean(cur);
+  if (cur && !refresh)
+    throw errors.sessionAlreadyAvailable('A valid session was detected and thus login is not possible. Did you forget to set `?refresh=true`?');
+  const cookies = ctx.setCookies.length;
+  const f = createLoginFlow(svc, ctx, cur, refresh, 'aal1');
+  ctx.setCookies.length = cookies;
+  f.type = 'api';
+  f.csrf_token = '';
+  saveFlow(svc, f);
+  return json(200, serializeLogin(svc, ctx, f));
+}
+
 function formError(svc: Service, ctx: Ctx, f: Flow): Reply {
   saveFlow(svc, f);
   if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'login', f.id));
@@ -175,8 +190,9 @@ export async function submitLogin(svc: Service, ctx: Ctx): Promise<Reply> {
     return formError(svc, ctx, f);
   }
   if (identity.state !== 'active') {
-    setUiMessages(f, [msg(4010011)]);
-    return formError(svc, ctx, f);
+    // v1.3.1 refuses to activate the session (session.ErrIdentityDisabled): an error, not a form error —
+    // JSON 401, a browser to the error UI.
+    throw new KratosError(401, { reason: 'This account was disabled.', details: { identity_id: identity.id }, message: 'identity is disabled' });
   }
   if (loginHooks(svc).includes('require_verified_address') && !identity.verifiable_addresses.some((a) => a.verified)) {
     // v1.3.1's require_verified_address hook (password sign-ins only): no session, and the flow, still
@@ -193,10 +209,13 @@ export async function submitLogin(svc: Service, ctx: Ctx): Promise<Reply> {
     setUiMessages(f, [msg(4000010)]);
     return formError(svc, ctx, f);
   }
-  const session = issueSession(svc, ctx, identity, 'password', cur);
+  const api = f.type === 'api';
+  const session = issueSession(svc, ctx, identity, 'password', cur, { cookie: !api });
   f.active = 'password';
   f.state = 'passed_challenge';
   saveFlow(svc, f);
+  // An API flow (v1.3.1 login/hook.go): the session token in the body, no cookie, no continue_with items.
+  if (api) return json(200, { session_token: session.token, session: serializeSession(svc, session, identity), continue_with: null });
   const target = returnUrl(
     svc,
     f,

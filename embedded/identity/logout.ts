@@ -39,3 +39,20 @@ export async function updateLogout(svc: Service, ctx: Ctx): Promise<Reply> {
   );
   return redirect(303, target);
 }
+
+/**
+ * DELETE /self-service/logout/api (v1.3.1 performNativeLogout): revokes the session of the token in the
+ * JSON body; an unknown token is 403, an empty body 400. A token already revoked is still found (204).
+ */
+export async function performNativeLogout(svc: Service, ctx: Ctx): Promise<Reply> {
+  if (!Number(ctx.req.headers['content-length'] ?? 0) && !ctx.req.headers['transfer-encoding']) {
+    throw errors.badRequest('Unable to decode HTTP Request Body because its HTTP Header "Content-Length" is zero.');
+  }
+  const body = await ctx.body();
+  const token = typeof body.session_token === 'string' ? body.session_token : '';
+  const session = token ? svc.store.getSessionByToken(token) : undefined;
+  if (!session) throw new KratosError(403, { reason: 'The provided Ory Session Token could not be found, is invalid, or otherwise malformed.' });
+  session.active = false;
+  svc.store.saveSession(session);
+  return { status: 204 };
+}

@@ -67,8 +67,9 @@ export function traitNodes(schema: IdentitySchema, group: string, values: Record
       required: schema.required.includes(name),
       autocomplete: t.autocomplete,
       pattern: p.pattern,
-      options: p.enum ? p.enum.slice(0, 500).map((value) => ({ value })) : undefined,
-      label: p.title ? msg(1070002, { name: `traits.${name}`, title: p.title }) : undefined,
+      // v1.3.1 (ui/node NewInputFieldFromSchema): no `options` for an enum, and the generated label's
+      // context is the title alone (newer Kratos adds both).
+      label: p.title ? msg(1070002, { title: p.title }) : undefined,
     });
   });
 }

@@ -47,7 +47,7 @@ export function freshRecoveryNodes(method: Method): UiNode[] {
 function sentCodeNodes(email: string | undefined): UiNode[] {
   const nodes = [
     csrfNode(),
-    input('code', 'text', 'code', { required: true, pattern: '[0-9]+', maxlength: 6, autocomplete: 'one-time-code', label: msg(1070010) }),
+    input('code', 'text', 'code', { required: true, pattern: '[0-9]+', maxlength: 6, label: msg(1070010) }),
     input('method', 'hidden', 'code', { value: 'code' }),
     input('method', 'submit', 'code', { value: 'code', label: msg(1070009) }),
   ];
@@ -124,8 +124,17 @@ export function adminRecovery(
   returnTo?: string,
 ): { flow: Flow; secret: string; expiresAt: string } {
   const requestUrl = `${svc.publicUrl}/self-service/recovery/browser${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`;
-  const f = newFlow(svc, ctx, 'recovery', kind === 'code' ? sentCodeNodes(undefined) : freshRecoveryNodes('link'), { active: kind, skip_csrf: true });
-  f.request_url = requestUrl;
+  const cookies = ctx.setCookies.length;
+  // v1.3.1's admin code flow (strategy_recovery_admin.go): the code input and the submit button only,
+  // no CSRF node (the flow skips the check), and its request_url is the admin request's own.
+  const adminCodeNodes = [
+    input('code', 'text', 'code', { required: true, pattern: '[0-9]+', maxlength: 6, label: msg(1070010) }),
+    input('method', 'submit', 'code', { value: 'code', label: msg(1070009) }),
+  ];
+  const f = newFlow(svc, ctx, 'recovery', kind === 'code' ? adminCodeNodes : freshRecoveryNodes('link'), { active: kind, skip_csrf: true });
+  // The admin API sets no cookie: the CSRF cookie newFlow may have issued is not for this caller.
+  ctx.setCookies.length = cookies;
+  if (kind === 'link') f.request_url = requestUrl;
   f.expires_at = new Date(svc.clock.now() + expiresInMs).toISOString();
   f.state = 'sent_email';
   const address = identity.recovery_addresses[0]?.value ?? '';
@@ -174,7 +183,11 @@ function recovered(svc: Service, ctx: Ctx, f: Flow, s: Secret, method: string): 
     if (!ctx.isJSON) return redirect(303, rt);
     throw errors.locationChange(rt);
   }
-  const sf = createSettingsFlowFor(svc, ctx, identity, `${svc.publicUrl}/self-service/settings/browser${rt ? `?return_to=${encodeURIComponent(rt)}` : ''}`);
+  // v1.3.1 creates the settings flow from the recovery request itself: its request_url is that request's
+  // URL, with the recovery flow's return_to taken over (x.TakeOverReturnToParameter).
+  const settingsRequestUrl = new URL(ctx.requestUrl);
+  if (rt) settingsRequestUrl.searchParams.set('return_to', rt);
+  const sf = createSettingsFlowFor(svc, ctx, identity, settingsRequestUrl.toString());
   const maxAge = durationMs(svc.config.selfservice.flows.settings.privileged_session_max_age, 3600_000);
   const until = new Date(svc.clock.now() + maxAge);
   setUiMessages(sf, [
@@ -217,8 +230,20 @@ export async function submitRecovery(svc: Service, ctx: Ctx): Promise<Reply> {
   }
 
   const body = await ctx.body();
-  if (f.type === 'browser' && !f.skip_csrf) svc.csrf.verifyBody(ctx, body.csrf_token);
+  if (f.type === 'browser' && !f.skip_csrf) {
+    try {
+      svc.csrf.verifyBody(ctx, body.csrf_token);
+    } catch (e) {
+      // v1.3.1 (code strategy retryRecoveryFlow) renews the anti-CSRF token when the check fails.
+      svc.csrf.regenerate(ctx);
+      throw e;
+    }
+  }
   if (body.transient_payload !== undefined) f.transient_payload = body.transient_payload;
+  // v1.3.1 echoes a transient_payload ({} when the body had none) when it sends a code or checks one.
+  const echoPayload = () => {
+    f.transient_payload = body.transient_payload ?? {};
+  };
   const method = (str(body.method) ?? f.active ?? useMethod(svc)) as string;
   if (method !== 'code' && method !== 'link') {
     setUiMessages(f, [msg(4010005)]);
@@ -231,16 +256,17 @@ export async function submitRecovery(svc: Service, ctx: Ctx): Promise<Reply> {
     const norm = normalizeEmail(email);
     if (!isEmail(norm)) {
       f.ui.nodes = freshRecoveryNodes(method);
-      const n = f.ui.nodes.find((x) => x.attributes.name === 'email')!;
-      n.attributes = { name: 'email', type: 'email', value: email, required: true, disabled: false, node_type: 'input' };
-      n.messages.push(msg(4000040, { value: email }));
-      setUiMessages(f, []);
+      // v1.3.1: the body fails the method's JSON schema, so the stored flow comes back as it was, with
+      // the validator's 4000001 on its (first) email node.
+      f.ui.nodes.find((x) => x.attributes.name === 'email')?.messages.push(reasonMessage(`"${email}" is not valid "email"`));
       return formReply(svc, ctx, f, 400);
     }
+    echoPayload();
     sendRecovery(svc, f, method, norm, svc.store.findIdentityByAddress(norm, 'recovery'));
     return formReply(svc, ctx, f, 200);
   }
   if (method === 'code' && code !== undefined && code !== '') {
+    echoPayload();
     if (f.state === 'passed_challenge') {
       setUiMessages(f, [msg(4060006)]);
       return formReply(svc, ctx, f, 200);

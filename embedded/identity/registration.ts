@@ -35,33 +35,47 @@ function oidcNodes(svc: Service): UiNode[] {
   );
 }
 
-/** Builds the nodes of a layout, in Kratos's order (§5.2/§5.3). */
-export function registrationNodes(svc: Service, layout: Layout, traits: Record<string, unknown>, errs?: TraitErrors, pwMsg?: UiText): UiNode[] {
-  const traitsN = traitNodes(svc.schema, 'default', traits);
-  if (layout === 'credential') {
-    for (const n of traitsN) {
-      const a: Record<string, unknown> = { name: n.attributes.name, type: 'hidden' };
-      if (traits[String(n.attributes.name).slice(7)] !== undefined) a.value = traits[String(n.attributes.name).slice(7)];
-      a.disabled = false;
-      a.node_type = 'input';
-      n.attributes = a;
-    }
-  }
-  for (const n of traitsN) n.messages = [...(errs?.fields[String(n.attributes.name)] ?? [])];
-  const nodes: UiNode[] = [...oidcNodes(svc), csrfNode()];
-  if (layout === 'profile') {
-    nodes.push(...traitsN);
-    nodes.push(input('method', 'submit', 'profile', { value: 'profile', label: msg(1040001) }));
-    return nodes;
-  }
+/** How the credential step lists its hidden traits: which keys (those posted with the profile step), and whether an error re-sorted them. */
+export type CredentialOptions = { hiddenKeys?: string[]; sorted?: boolean };
+
+/**
+ * Builds the nodes of a layout in Kratos v1.3.1's order:
+ * - profile (step one): the traits (group default, labelled), csrf_token, method=profile;
+ * - credential (step two, the stored stepTwoNodes): password, method=password, screen=previous, then a
+ *   hidden node without label for each trait posted with step one (UpdateNodeValuesFromJSON appends
+ *   them), then csrf_token; after a form error the handler sorts them (SortNodes): hidden traits in
+ *   schema order, csrf_token, password, method, screen;
+ * - unified (enable_legacy_one_step): csrf_token, then the password group: the traits with the password
+ *   after the first one, and method=password.
+ */
+export function registrationNodes(
+  svc: Service,
+  layout: Layout,
+  traits: Record<string, unknown>,
+  errs?: TraitErrors,
+  pwMsg?: UiText,
+  options: CredentialOptions = {},
+): UiNode[] {
+  const withMessages = (n: UiNode) => {
+    n.messages = [...(errs?.fields[String(n.attributes.name)] ?? [])];
+    return n;
+  };
   const pw = input('password', 'password', 'password', { required: true, autocomplete: 'new-password', label: msg(1070001) });
   if (pwMsg) pw.messages.push(pwMsg);
+  const submit = input('method', 'submit', 'password', { value: 'password', label: msg(1040001) });
+  if (layout === 'credential') {
+    const order = svc.schema.props.map(([name]) => name);
+    let keys = (options.hiddenKeys ?? Object.keys(traits)).filter((k) => traits[k] !== undefined);
+    if (options.sorted) keys = [...keys].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    const hidden = keys.map((k) => withMessages(input(`traits.${k}`, 'hidden', 'default', { value: traits[k] })));
+    const back = input('screen', 'submit', 'profile', { value: 'previous', label: msg(1040008) });
+    if (options.sorted) return [...oidcNodes(svc), ...hidden, csrfNode(), pw, submit, back];
+    return [...oidcNodes(svc), pw, submit, back, ...hidden, csrfNode()];
+  }
+  const traitsN = traitNodes(svc.schema, layout === 'unified' ? 'password' : 'default', traits).map(withMessages);
+  if (layout === 'profile') return [...oidcNodes(svc), ...traitsN, csrfNode(), input('method', 'submit', 'profile', { value: 'profile', label: msg(1040001) })];
   const [first, ...rest] = traitsN;
-  if (first) nodes.push(first);
-  nodes.push(pw, ...rest);
-  nodes.push(input('method', 'submit', 'password', { value: 'password', label: msg(1040001) }));
-  if (layout === 'credential') nodes.push(input('screen', 'submit', 'profile', { value: 'previous', label: msg(1040008) }));
-  return nodes;
+  return [...oidcNodes(svc), csrfNode(), ...(first ? [first] : []), pw, ...rest, submit];
 }
 
 const firstLayout = (svc: Service): Layout => (svc.config.selfservice.flows.registration.style === 'unified' ? 'unified' : 'profile');
@@ -97,11 +111,26 @@ function formReply(svc: Service, ctx: Ctx, f: Flow, browserStatus = 302): Reply 
   return json(400, serializeRegistration(svc, ctx, f));
 }
 
+/** The values the flow's trait nodes hold now (a field the next submit leaves out keeps its value, as in v1.3.1). */
+function storedTraitValues(f: Flow): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const n of f.ui.nodes) {
+    const name = String(n.attributes.name ?? '');
+    if (name.startsWith('traits.') && n.attributes.value !== undefined) out[name.slice('traits.'.length)] = n.attributes.value;
+  }
+  return out;
+}
+
 function setLayout(svc: Service, f: Flow, layout: Layout, traits: Record<string, unknown>, errs?: TraitErrors, pwMsg?: UiText, messages: UiText[] = []): void {
-  f.internal.layout = layout;
-  f.ui.nodes = registrationNodes(svc, layout, traits, errs, pwMsg);
   // Errors replace the "choose a credential" hint (Kratos resets ui.messages on form errors).
   const failed = Boolean(errs || pwMsg || messages.length);
+  // A form error keeps the flow's nodes and only sets the posted values (v1.3.1 SetValueAttribute), so
+  // a field left out keeps what it held; on the credential step the error handler also sorts them.
+  const values = failed && layout === f.internal.layout ? { ...storedTraitValues(f), ...traits } : traits;
+  if (layout === 'credential' && failed) f.internal.sorted = true;
+  const hiddenKeys = Array.isArray(f.internal.hidden) ? (f.internal.hidden as string[]) : undefined;
+  f.internal.layout = layout;
+  f.ui.nodes = registrationNodes(svc, layout, values, errs, pwMsg, { hiddenKeys, sorted: f.internal.sorted === true });
   setUiMessages(f, [...(layout === 'credential' && !failed ? [msg(1040009)] : []), ...(errs?.general ?? []), ...messages]);
 }
 
@@ -159,6 +188,11 @@ export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply>
     }
     const norm = normalizeTraits(svc.schema, traits);
     f.internal.traits = norm;
+    // v1.3.1 answers with the stored stepTwoNodes plus a hidden node per posted trait, unsorted, and
+    // echoes the transient_payload ({} when none was posted).
+    f.internal.hidden = Object.keys(traits);
+    f.internal.sorted = false;
+    f.transient_payload = body.transient_payload ?? {};
     setLayout(svc, f, 'credential', norm);
     // JSON: 400 with the flow even though the step succeeded (§20.1); browser: 303.
     return formReply(svc, ctx, f, 303);
@@ -182,7 +216,6 @@ export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply>
   }
   const norm = normalizeTraits(svc.schema, traits);
   f.internal.traits = norm;
-  f.active = 'password';
   const password = str(body.password) ?? '';
   const identifier = passwordIdentifier(svc, norm);
   const pwMsg = password ? checkPassword(password, identifier, svc.config.selfservice.methods.password.config) : msg(4000002, { property: 'password' });
@@ -200,6 +233,8 @@ export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply>
     setLayout(svc, f, credentialLayout, norm, undefined, undefined, [msg(4000007)]);
     return formReply(svc, ctx, f);
   }
+  // v1.3.1 marks the flow active only once the password registration went through.
+  f.active = 'password';
   f.state = 'passed_challenge';
   setLayout(svc, f, credentialLayout, norm);
   saveFlow(svc, f);

@@ -9,8 +9,8 @@ import * as sessions from './admin/sessions.ts';
 import { errors, KratosError } from './errors.ts';
 import { json, redirect, type Ctx, type Reply } from './http.ts';
 import { getFlowHandler } from './flows.ts';
-import { createBrowserLogin, serializeLogin, submitLogin } from './login.ts';
-import { createBrowserLogout, updateLogout } from './logout.ts';
+import { createApiLogin, createBrowserLogin, serializeLogin, submitLogin } from './login.ts';
+import { createBrowserLogout, performNativeLogout, updateLogout } from './logout.ts';
 import { createBrowserRecovery, serializeRecovery, submitRecovery } from './recovery.ts';
 import { createBrowserRegistration, serializeRegistration, submitRegistration } from './registration.ts';
 import type { Service } from './service.ts';
@@ -73,7 +73,7 @@ async function schema(svc: Service, ctx: Ctx): Promise<Reply> {
       return '';
     }
   })();
-  if (raw !== svc.schema.id && decoded !== svc.schema.id) throw errors.notFound();
+  if (raw !== svc.schema.id && decoded !== svc.schema.id) throw new KratosError(404, { reason: `Identity schema \`${decoded || raw}\` could not be found.` });
   return json(200, svc.schema.raw);
 }
 
@@ -82,6 +82,7 @@ const version: Handler = async () => json(200, { version: VERSION });
 
 export const publicRoutes: Route[] = [
   { methods: ['GET'], pattern: '/self-service/login/browser', handler: createBrowserLogin, browserErrors: true },
+  { methods: ['GET'], pattern: '/self-service/login/api', handler: createApiLogin },
   { methods: ['GET'], pattern: '/self-service/login/flows', handler: getFlowHandler('login', serializeLogin) },
   { methods: ['POST', 'GET'], pattern: '/self-service/login', handler: submitLogin, browserErrors: true },
   { methods: ['GET'], pattern: '/self-service/registration/browser', handler: createBrowserRegistration, browserErrors: true },
@@ -98,6 +99,7 @@ export const publicRoutes: Route[] = [
   { methods: ['POST', 'GET'], pattern: '/self-service/verification', handler: submitVerification, browserErrors: true },
   { methods: ['GET'], pattern: '/self-service/logout/browser', handler: createBrowserLogout, browserErrors: true },
   { methods: ['GET'], pattern: '/self-service/logout', handler: updateLogout, browserErrors: true },
+  { methods: ['DELETE'], pattern: '/self-service/logout/api', handler: performNativeLogout },
   { methods: ['GET'], pattern: '/self-service/errors', handler: getFlowError },
   { methods: ['GET', 'POST', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], pattern: '/sessions/whoami', handler: whoami },
   { methods: ['GET'], pattern: '/sessions', handler: listMySessions },
@@ -110,7 +112,6 @@ export const publicRoutes: Route[] = [
   { methods: ['GET'], pattern: '/schemas/:id', handler: schema },
   { methods: ['GET'], pattern: '/health/alive', handler: alive },
   { methods: ['GET'], pattern: '/health/ready', handler: alive },
-  { methods: ['GET'], pattern: '/version', handler: version },
 ];
 
 export const adminRoutes: Route[] = [

@@ -1,7 +1,7 @@
 // The identity schema (identity.schema.json): trait nodes (contract §4.4) and trait validation with
 // Kratos's message ids (§17.7).
 import { readFileSync } from 'node:fs';
-import { msg, type UiText } from './messages.ts';
+import { msg, reasonMessage, type UiText } from './messages.ts';
 
 export interface PropSchema {
   type?: string;
@@ -100,7 +100,8 @@ export function validateTraits(schema: IdentitySchema, traits: Record<string, un
     if (p.minLength !== undefined && len < p.minLength) add(name, msg(4000003, { actual_length: len, min_length: p.minLength }));
     if (p.maxLength !== undefined && len > p.maxLength) add(name, msg(4000017, { actual_length: len, max_length: p.maxLength }));
     if (p.pattern && !new RegExp(p.pattern, 'u').test(v)) add(name, msg(4000004, { pattern: p.pattern }));
-    if (p.format === 'email' && !isEmail(v)) add(name, msg(4000040, { value: v }));
+    // v1.3.1 has no 4000040: a format error is the validator's text under 4000001.
+    if (p.format === 'email' && !isEmail(v)) add(name, reasonMessage(`"${v}" is not valid "email"`));
     if (p.enum && !p.enum.includes(v)) add(name, msg(4000001, { reason: `value must be one of ${p.enum.map((e) => JSON.stringify(e)).join(', ')}` }));
   }
   if (!schema.additionalProperties) {

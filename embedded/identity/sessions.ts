@@ -115,7 +115,14 @@ export function currentSession(svc: Service, ctx: Ctx): Current | undefined {
 }
 
 /** Creates (or, for a refresh of the same identity, re-authenticates) a session and sets the cookie. */
-export function issueSession(svc: Service, ctx: Ctx, identity: StoredIdentity, method: string, previous?: Current): StoredSession {
+export function issueSession(
+  svc: Service,
+  ctx: Ctx,
+  identity: StoredIdentity,
+  method: string,
+  previous?: Current,
+  options: { cookie?: boolean } = {},
+): StoredSession {
   const now = new Date(svc.clock.now());
   const nowS = now.toISOString();
   const lifespan = durationMs(svc.config.session.lifespan, 24 * 3600_000);
@@ -141,6 +148,8 @@ export function issueSession(svc: Service, ctx: Ctx, identity: StoredIdentity, m
     };
   }
   svc.store.saveSession(s);
+  // An API flow's session is a token only: no cookie, and the browser's anti-CSRF token is not touched.
+  if (options.cookie === false) return s;
   setSessionCookie(svc, ctx, s);
   // A new identity in this browser gets a new anti-CSRF token (§1.4).
   if (!previous || previous.identity.id !== identity.id) svc.csrf.regenerate(ctx);

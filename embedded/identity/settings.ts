@@ -96,18 +96,28 @@ function isPrivileged(svc: Service, cur: Current): boolean {
   return new Date(cur.session.authenticated_at).getTime() + max > svc.clock.now();
 }
 
+/**
+ * The ory_kratos_continuity cookie as v1.3.1 writes it (a gorilla session container: Expires and
+ * Max-Age of 30 days), whether it parks a change or was just emptied by a save.
+ */
+function continuityCookie(svc: Service, ctx: Ctx, key: string): void {
+  const maxAge = 30 * 24 * 3600;
+  ctx.setCookies.push(
+    serializeCookie(CONTINUITY, key, { path: '/', expires: new Date(svc.clock.now() + maxAge * 1000), maxAge, httpOnly: true, sameSite: 'Lax' }),
+  );
+}
+
 function needsReauth(svc: Service, ctx: Ctx, f: Flow, pending: Record<string, unknown>): Reply {
   const back = `${svc.publicUrl}/self-service/settings?flow=${f.id}`;
   const url = `${svc.publicUrl}/self-service/login/browser?refresh=true&return_to=${encodeURIComponent(back)}`;
-  if (!ctx.isJSON) {
-    // Park the change (continuity) and apply it when the browser comes back after re-authentication.
-    const key = randomBytes(24).toString('base64url');
-    f.internal.pending = pending;
-    f.internal.continuity = key;
-    saveFlow(svc, f);
-    ctx.setCookies.push(serializeCookie(CONTINUITY, key, { path: '/', maxAge: 900, httpOnly: true, sameSite: 'Lax' }));
-    return redirect(303, url);
-  }
+  // Park the change (continuity) and apply it when the browser comes back after re-authentication;
+  // v1.3.1 parks it (and sets the cookie) for JSON callers too, though only a browser comes back for it.
+  const key = randomBytes(24).toString('base64url');
+  f.internal.pending = pending;
+  f.internal.continuity = key;
+  saveFlow(svc, f);
+  continuityCookie(svc, ctx, key);
+  if (!ctx.isJSON) return redirect(303, url);
   throw new KratosError(403, {
     id: 'session_refresh_required',
     reason: 'The login session is too old and thus not allowed to update these fields. Please re-authenticate.',
@@ -142,8 +152,14 @@ function success(svc: Service, ctx: Ctx, f: Flow, cur: Current, identity: Stored
   f.ui.nodes = settingsNodes(svc, identity);
   setUiMessages(f, [msg(1050001)]);
   const target = returnUrl(svc, f, svc.config.selfservice.flows.settings.after.default_browser_return_url, flowUiUrl(svc, 'settings', f.id));
-  f.continue_with = [...shown, { action: 'redirect_browser_to', redirect_browser_to: target }];
+  // v1.3.1 answers the save with continue_with but does not keep it on the flow (a later GET has none);
+  // a continuity container the browser brought is written back, emptied.
+  f.continue_with = undefined;
+  delete f.internal.pending;
+  delete f.internal.continuity;
   saveFlow(svc, f);
+  f.continue_with = [...shown, { action: 'redirect_browser_to', redirect_browser_to: target }];
+  if (ctx.cookies[CONTINUITY]) continuityCookie(svc, ctx, randomBytes(24).toString('base64url'));
   setSessionCookie(svc, ctx, cur.session);
   if (!ctx.isJSON) return redirect(303, target);
   return json(200, serializeSettings(svc, ctx, f));
@@ -214,7 +230,11 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
     syncAddresses(svc, probe);
     const addrs = (i: StoredIdentity) =>
       JSON.stringify([i.verifiable_addresses.map((a) => a.value), i.recovery_addresses.map((a) => a.value), i.credentials.password?.identifiers ?? []]);
-    if (addrs(probe) !== addrs(identity) && !isPrivileged(svc, cur)) return needsReauth(svc, ctx, f, pending);
+    // v1.3.1 (identity.Manager.requiresPrivilegedAccess) compares the verifiable addresses before and
+    // after with reflect.DeepEqual, which a reloaded address never equals: any profile save of an
+    // identity with a verifiable address needs a privileged session.
+    const protectedChange = addrs(probe) !== addrs(identity) || identity.verifiable_addresses.length + probe.verifiable_addresses.length > 0;
+    if (protectedChange && !isPrivileged(svc, cur)) return needsReauth(svc, ctx, f, pending);
     if (identity.credentials.password) {
       const ident = probe.credentials.password!.identifiers[0];
       const other = ident ? svc.store.findIdentityByIdentifier('password', ident) : undefined;
@@ -225,6 +245,8 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
       }
     }
     probe.updated_at = nowIso(svc);
+    // v1.3.1 writes the identity back without its state_changed_at (read back as absent).
+    delete probe.state_changed_at;
     if (!svc.store.saveIdentity(probe)) {
       setUiMessages(f, [msg(4000007)]);
       return formReply(svc, ctx, f);

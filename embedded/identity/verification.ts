@@ -16,27 +16,30 @@ import { randomAlnum } from './sessions.ts';
 type Method = 'code' | 'link';
 
 export function freshVerificationNodes(method: Method): UiNode[] {
-  return [
+  const nodes = [
     input('email', 'email', method, { required: true, label: msg(1070007) }),
     input('method', 'submit', method, { value: method, label: msg(1070009) }),
-    csrfNode(),
   ];
+  // v1.3.1: the link strategy's form starts with the CSRF node, the code strategy's ends with it.
+  return method === 'link' ? [csrfNode(), ...nodes] : [...nodes, csrfNode()];
 }
 
-function sentNodes(method: Method, email: string): UiNode[] {
+function sentNodes(method: Method, email: string, resend = true): UiNode[] {
   if (method === 'link') {
     return [
+      csrfNode(),
       input('email', 'email', 'link', { value: email, required: true, label: msg(1070007) }),
       input('method', 'submit', 'link', { value: 'link', label: msg(1070009) }),
-      csrfNode(),
     ];
   }
   return [
     input('method', 'hidden', 'code', { value: 'code' }),
-    input('code', 'text', 'code', { required: true, autocomplete: 'one-time-code', label: msg(1070011) }),
+    // v1.3.1's code input has no autocomplete attribute.
+    input('code', 'text', 'code', { required: true, label: msg(1070011) }),
     input('method', 'submit', 'code', { value: 'code', label: msg(1070009) }),
     csrfNode(),
-    input('email', 'submit', 'code', { value: email, label: msg(1070008) }),
+    // The resend button only when the address came from the form (a hook-made flow has none in v1.3.1).
+    ...(resend ? [input('email', 'submit', 'code', { value: email, label: msg(1070008) })] : []),
   ];
 }
 
@@ -54,7 +57,7 @@ function createVerificationFlow(svc: Service, ctx: Ctx, requestUrl?: string): Fl
 }
 
 /** Sends a code or link for `email` on flow `f` (known address) and moves it to sent_email. */
-function sendVerification(svc: Service, f: Flow, method: Method, email: string, identity: StoredIdentity | undefined): void {
+function sendVerification(svc: Service, f: Flow, method: Method, email: string, identity: StoredIdentity | undefined, resend = true): void {
   const lifespan = method === 'code' ? codeLifespan(svc) : linkLifespan(svc);
   const expiresAt = svc.clock.now() + lifespan;
   const minutes = Math.round(lifespan / 60000);
@@ -85,7 +88,7 @@ function sendVerification(svc: Service, f: Flow, method: Method, email: string, 
   }
   f.active = method;
   f.state = 'sent_email';
-  f.ui.nodes = sentNodes(method, email);
+  f.ui.nodes = sentNodes(method, email, resend);
   f.internal.email = email;
   setUiMessages(f, [msg(method === 'code' ? 1080003 : 1080001)]);
 }
@@ -132,7 +135,7 @@ export function startVerificationFor(
   for (const a of addresses) {
     if (parent.kind === 'registration') svc.csrf.regenerate(ctx);
     const f = createVerificationFlow(svc, ctx, postHookRequestUrl(parent.request_url));
-    sendVerification(svc, f, useMethod(svc), a.value, identity);
+    sendVerification(svc, f, useMethod(svc), a.value, identity, false);
     saveFlow(svc, f);
     out.push({ flow: f, address: a.value });
   }
@@ -155,7 +158,8 @@ function successUi(svc: Service, f: Flow): void {
   f.ui = {
     action: target,
     method: 'GET',
-    nodes: [anchor('continue', target, msg(1070009), f.active === 'link' ? 'link' : 'code')],
+    // v1.3.1 keeps the CSRF node before the continue link.
+    nodes: [csrfNode(), anchor('continue', target, msg(1070009), f.active === 'link' ? 'link' : 'code')],
     messages: [msg(1080002)],
   };
 }
@@ -177,6 +181,8 @@ function markVerified(svc: Service, email: string): void {
 
 /** A replacement flow (new id) carrying `message`; JSON callers get 410 self_service_flow_replaced. */
 function replaced(svc: Service, ctx: Ctx, old: Flow, message: ReturnType<typeof msg>): Reply {
+  // v1.3.1 (retryVerificationFlowWithMessage): the new flow comes with a new anti-CSRF token.
+  svc.csrf.regenerate(ctx);
   const nf = createVerificationFlow(svc, ctx, old.request_url);
   setUiMessages(nf, [message]);
   saveFlow(svc, nf);
@@ -201,6 +207,8 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
   const f = loadFlow(svc, 'verification', id);
   if (!f) throw errors.flowNotFound('verification');
   if (isExpired(svc, f)) {
+    // v1.3.1 (verification/error.go): the replacement flow gets a new anti-CSRF token.
+    svc.csrf.regenerate(ctx);
     const nf = createVerificationFlow(svc, ctx, f.request_url);
     setUiMessages(nf, [expiredMessage(4070005, new Date(f.expires_at), svc.clock.now())]);
     saveFlow(svc, nf);
@@ -232,6 +240,7 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
     if (token) {
       const hit = codes.find((c) => c.token === token && !c.used && c.expires_at > svc.clock.now());
       if (!hit || f.state === 'passed_challenge') {
+        svc.csrf.regenerate(ctx);
         const nf = createVerificationFlow(svc, ctx, f.request_url);
         setUiMessages(nf, [msg(4070001)]);
         saveFlow(svc, nf);
@@ -239,8 +248,9 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
       }
       hit.used = true;
       markVerified(svc, hit.address);
-      // The link may be opened in another browser: bind the flow to this browser's anti-CSRF token.
-      f.csrf_token = svc.csrf.regenerate(ctx).toString('base64');
+      // The link may be opened in another browser: bind the flow to this browser's anti-CSRF token (a
+      // new one only if it has none, as v1.3.1 does).
+      f.csrf_token = svc.csrf.ensure(ctx).toString('base64');
       f.active = 'link';
       successUi(svc, f);
       saveFlow(svc, f);
@@ -263,11 +273,9 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
   if (email !== undefined && email !== '') {
     const norm = normalizeEmail(email);
     if (!isEmail(norm)) {
-      f.ui.nodes = freshVerificationNodes(method);
-      const n = f.ui.nodes.find((x) => x.attributes.name === 'email')!;
-      n.attributes = { name: 'email', type: 'email', value: email, required: true, disabled: false, node_type: 'input' };
-      n.messages.push(msg(4000040, { value: email }));
-      setUiMessages(f, []);
+      // v1.3.1: the body fails the method's JSON schema, so the stored flow comes back as it was, with
+      // the validator's 4000001 on its (first) email node.
+      f.ui.nodes.find((x) => x.attributes.name === 'email')?.messages.push(reasonMessage(`"${email}" is not valid "email"`));
       return formReply(svc, ctx, f, 400);
     }
     sendVerification(svc, f, method, norm, svc.store.findIdentityByAddress(norm, 'verifiable'));
@@ -281,6 +289,8 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
     const match = codes.find((c) => c.code === code);
     if (match?.used) return replaced(svc, ctx, f, reasonMessage('The code was already used. Please request another code.'));
     if (!match || match.expires_at < svc.clock.now()) {
+      // v1.3.1 echoes transient_payload ({} when none was sent) with the wrong-code answer.
+      f.transient_payload = body.transient_payload ?? {};
       setUiMessages(f, [msg(4070006)]);
       return formReply(svc, ctx, f, 200);
     }

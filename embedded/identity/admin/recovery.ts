@@ -1,6 +1,6 @@
 // Admin API (contract §16): recovery links and codes created for an identity.
 import { durationMs, parseDuration } from '../config.ts';
-import { errors } from '../errors.ts';
+import { errors, KratosError } from '../errors.ts';
 import { isUuid, json, type Ctx, type Reply } from '../http.ts';
 import { flowUiUrl, isReturnToAllowed } from '../flows.ts';
 import { adminRecovery } from '../recovery.ts';
@@ -33,7 +33,7 @@ export async function createRecoveryCode(svc: Service, ctx: Ctx): Promise<Reply>
   const rt = ctx.query.get('return_to') ?? undefined;
   if (rt && !isReturnToAllowed(svc, rt)) throw errors.returnToForbidden(rt);
   const { identity, expiresIn, body } = await recoveryBody(svc, ctx);
-  if (!identity) throw errors.notFound();
+  if (!identity) throw new KratosError(404, { reason: 'could not find identity', message: 'Unable to locate the resource' });
   if (body.flow_type !== undefined && body.flow_type !== 'browser' && body.flow_type !== 'api')
     throw errors.badRequest('flow_type must be "browser" or "api".');
   const { flow, secret, expiresAt } = adminRecovery(svc, ctx, identity, 'code', expiresIn, rt);

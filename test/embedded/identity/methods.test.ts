@@ -130,13 +130,14 @@ describe('unified registration, link methods', () => {
   it('unified: traits and password in one screen, in Kratos order', async () => {
     const jar = new CookieJar();
     let r = await call(jar, api.frontend.createBrowserRegistrationFlow({}, { headers: { cookie: jar.header() } }));
+    // v1.3.1 (enable_legacy_one_step): the traits are in the password group.
     expect(r.data.ui.nodes.map((x: any) => `${x.attributes.name}[${x.group}]`)).toEqual([
       'csrf_token[default]',
-      'traits.email[default]',
+      'traits.email[password]',
       'password[password]',
-      'traits.name[default]',
-      'traits.avatarRemoteId[default]',
-      'traits.loginService[default]',
+      'traits.name[password]',
+      'traits.avatarRemoteId[password]',
+      'traits.loginService[password]',
       'method[password]',
     ]);
     expect(node(r.data, 'method').meta.label).toEqual({ id: 1040001, text: 'Sign up', type: 'info' });
@@ -166,7 +167,9 @@ describe('unified registration, link methods', () => {
     const vflow = (await b.flowJson(`${svc.publicUrl}/self-service/verification/flows?id=${flowIdOf(res.headers.get('location'))}`)).data;
     expect(vflow.state).toBe('passed_challenge');
     expect(vflow.ui).toMatchObject({ method: 'GET', action: `${APP}/` });
-    expect(vflow.ui.nodes).toEqual([
+    // v1.3.1 keeps the CSRF node before the continue link.
+    expect(vflow.ui.nodes[0].attributes.name).toBe('csrf_token');
+    expect(vflow.ui.nodes.slice(1)).toEqual([
       {
         type: 'a',
         group: 'link',

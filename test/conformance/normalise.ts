@@ -17,7 +17,8 @@
 //             and the shape of `iss`.
 //   ui        for a flow: ui.action, ui.method, ui.messages ids, and per node: group/name, node_type,
 //             attributes.type, required, the value of submit nodes (method, screen, provider, …),
-//             label id, message ids, and the shape of the whole node.
+//             label id, message ids, and the shape of the whole node; a run of adjacent hidden
+//             trait nodes in name order (Kratos appends them in Go map order, see sortHiddenTraitRuns).
 import { createHash } from 'node:crypto';
 import type { Exchange } from './client.ts';
 
@@ -243,11 +244,35 @@ export function normaliseNode(node: unknown, ph: Placeholders): NormalisedNode {
   return out;
 }
 
+const isHiddenTrait = (n: NormalisedNode) => n.type === 'hidden' && /^[^/]+\/traits\./.test(n.node);
+
+/**
+ * Kratos v1.3.1 appends the hidden trait nodes of the registration's credential step in Go map order
+ * (container.UpdateNodeValuesFromJSON ranges over jsonx.Flatten's map), which differs from request to
+ * request: a run of adjacent hidden trait nodes is put in name order. Their set, and where the run
+ * stands among the other nodes, are still compared.
+ */
+export function sortHiddenTraitRuns(nodes: NormalisedNode[]): NormalisedNode[] {
+  const out = [...nodes];
+  for (let i = 0; i < out.length;) {
+    if (!isHiddenTrait(out[i]!)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < out.length && isHiddenTrait(out[j]!)) j++;
+    const run = out.slice(i, j).sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
+    out.splice(i, run.length, ...run);
+    i = j;
+  }
+  return out;
+}
+
 function normaliseUi(ui: Record<string, unknown>, ph: Placeholders): NormalisedUi {
   const out: NormalisedUi = { messages: uiTextIds(ui.messages), nodes: [] };
   if (typeof ui.action === 'string') out.action = normaliseUrl(ui.action, ph);
   if (typeof ui.method === 'string') out.method = ui.method;
-  out.nodes = Array.isArray(ui.nodes) ? ui.nodes.map((node) => normaliseNode(node, ph)) : [];
+  out.nodes = sortHiddenTraitRuns(Array.isArray(ui.nodes) ? ui.nodes.map((node) => normaliseNode(node, ph)) : []);
   return out;
 }
 

@@ -3,7 +3,15 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../conformance/client.ts';
-import { jwtShape, normaliseExchange, normaliseSetCookie, normaliseUrl, shapeOf } from '../../conformance/normalise.ts';
+import {
+  jwtShape,
+  normaliseExchange,
+  normaliseSetCookie,
+  normaliseUrl,
+  shapeOf,
+  sortHiddenTraitRuns,
+  type NormalisedNode,
+} from '../../conformance/normalise.ts';
 
 const A = { public: 'http://127.0.0.1:4433', admin: 'http://127.0.0.1:4434', app: 'http://app.test:3000' };
 const B = { public: 'http://127.0.0.1:5533', admin: 'http://127.0.0.1:5534', app: 'http://app.test:3000' };
@@ -178,5 +186,34 @@ describe('normaliseExchange', () => {
     const json = normaliseExchange(exchange({ contentType: 'application/json; charset=utf-8', body: {} }), A);
     expect(json.contentType).toBe('application/json');
     expect(normaliseExchange(exchange({ contentType: 'text/html', body: {} }), A)).not.toEqual(json);
+  });
+});
+
+describe('sortHiddenTraitRuns', () => {
+  const n = (node: string, type: string): NormalisedNode => ({ node, node_type: 'input', type, messages: [], shape: '' });
+
+  it('puts a run of hidden trait nodes (Go map order in Kratos) in name order, nothing else', () => {
+    const a = [n('password/password', 'password'), n('default/traits.name', 'hidden'), n('default/traits.email', 'hidden'), n('default/csrf_token', 'hidden')];
+    const b = [n('password/password', 'password'), n('default/traits.email', 'hidden'), n('default/traits.name', 'hidden'), n('default/csrf_token', 'hidden')];
+    expect(sortHiddenTraitRuns(a)).toEqual(sortHiddenTraitRuns(b));
+    expect(sortHiddenTraitRuns(a).map((x) => x.node)).toEqual(['password/password', 'default/traits.email', 'default/traits.name', 'default/csrf_token']);
+  });
+
+  it('keeps where the run stands and leaves visible trait inputs in their order', () => {
+    const before = [
+      n('default/traits.name', 'hidden'),
+      n('default/traits.email', 'hidden'),
+      n('default/csrf_token', 'hidden'),
+      n('password/password', 'password'),
+    ];
+    const after = [
+      n('default/csrf_token', 'hidden'),
+      n('default/traits.name', 'hidden'),
+      n('default/traits.email', 'hidden'),
+      n('password/password', 'password'),
+    ];
+    expect(sortHiddenTraitRuns(before).map((x) => x.node)).not.toEqual(sortHiddenTraitRuns(after).map((x) => x.node));
+    const visible = [n('default/traits.name', 'text'), n('default/traits.email', 'email')];
+    expect(sortHiddenTraitRuns(visible).map((x) => x.node)).toEqual(['default/traits.name', 'default/traits.email']);
   });
 });

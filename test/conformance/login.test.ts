@@ -1,0 +1,4 @@
+import { conformance } from './harness.ts';
+import { loginScenarios } from './scenarios/login.ts';
+
+conformance('login', loginScenarios);

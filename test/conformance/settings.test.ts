@@ -1,0 +1,4 @@
+import { conformance } from './harness.ts';
+import { settingsScenarios } from './scenarios/settings.ts';
+
+conformance('settings', settingsScenarios);

@@ -10,7 +10,10 @@
  *   `response` (status, data, headers), as the stock adapter does; kratosCall turns it back into a value;
  * - `set-cookie` comes back as an array, other headers lower-cased;
  * - 302/303/307 answers to the SAME origin are followed (max 3), keeping the Cookie header: Kratos's
- *   JSON answers to expired/replaced recovery and verification flows are such redirects;
+ *   JSON answers to expired/replaced recovery and verification flows are such redirects. As a browser
+ *   would, the next hop carries the cookies a hop set (Kratos renews the anti-CSRF cookie on the
+ *   expired-flow redirect, and the new flow only opens with the new one), and the answer returns every
+ *   hop's `set-cookie`, so the browser gets them too;
  * - `config.timeout` is a TOTAL deadline for the call (connect, headers, body, and any followed
  *   redirect), not an idle timeout: a service trickling one byte at a time cannot hold a request past
  *   it. `config.signal` (the caller cancelling) aborts too, and rejects with the signal's reason.
@@ -22,6 +25,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { AppError, ERROR_CODES } from '../../core/errors.ts';
+import { CookieJar } from './cookies.ts';
 
 /** The code of every answer given because the identity service could not be reached in time. */
 export const IDENTITY_UNAVAILABLE = ERROR_CODES.identityUnavailable;
@@ -168,6 +172,17 @@ export async function kratosAdapter(config: AdapterConfig): Promise<AdapterRespo
   return settle(answer);
 }
 
+function setCookieList(value: string | string[] | undefined): string[] {
+  if (!value) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The last answer with the cookies of the hops before it first (a later cookie of the same name wins). */
+function withHopCookies(answer: Answer, hopCookies: readonly string[]): Answer {
+  if (hopCookies.length === 0) return answer;
+  return { ...answer, headers: { ...answer.headers, 'set-cookie': [...hopCookies, ...setCookieList(answer.headers['set-cookie'])] } };
+}
+
 /** The request, and the same-origin redirects it is answered with; the last answer, unsettled. */
 async function follow(config: AdapterConfig, signal: AbortSignal | undefined): Promise<AdapterResponse> {
   let url = new URL(String(config.url));
@@ -176,13 +191,24 @@ async function follow(config: AdapterConfig, signal: AbortSignal | undefined): P
   let body =
     typeof config.data === 'string' || Buffer.isBuffer(config.data) ? config.data : config.data === undefined ? undefined : JSON.stringify(config.data);
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  // Cookies set by the hops followed so far: sent on with the next hop, and returned with the answer.
+  const hopCookies: string[] = [];
   for (let hop = 0; ; hop += 1) {
     const answer = await once(config, url, method, headers, body, signal);
     const location = answer.headers.location;
     const final = !FOLLOWED.has(answer.status) || typeof location !== 'string' || hop >= MAX_REDIRECTS;
     const next = final ? undefined : new URL(location as string, url);
     // Never carry the browser's cookies to another origin: such a redirect is the answer.
-    if (!next || next.origin !== url.origin) return { ...answer, config, request: null };
+    if (!next || next.origin !== url.origin) return { ...withHopCookies(answer, hopCookies), config, request: null };
+    const set = setCookieList(answer.headers['set-cookie']);
+    if (set.length > 0) {
+      hopCookies.push(...set);
+      const jar = new CookieJar(headers.cookie);
+      jar.apply(set);
+      const cookie = jar.header();
+      if (cookie) headers.cookie = cookie;
+      else delete headers.cookie;
+    }
     url = next;
     if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
       method = 'GET';

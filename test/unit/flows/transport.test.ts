@@ -31,6 +31,13 @@ beforeAll(async () => {
         res.setHeader('location', '/self-service/login/flows?id=next');
         return res.end();
       }
+      if (url.pathname === '/renew') {
+        // Kratos on an expired verification flow (JSON): a new anti-CSRF cookie and a 303 to the new flow.
+        res.statusCode = 303;
+        res.setHeader('set-cookie', ['csrf=new; Path=/; HttpOnly', 'gone=; Path=/; Max-Age=0']);
+        res.setHeader('location', '/self-service/login/flows?id=renewed');
+        return res.end();
+      }
       if (url.pathname === '/away') {
         res.statusCode = 303;
         res.setHeader('location', 'http://elsewhere.invalid/steal');
@@ -88,6 +95,13 @@ describe('kratosAdapter', () => {
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.data).id).toBe('next');
     expect(seen.at(-1)).toMatchObject({ method: 'GET', cookie: 'k=v', body: '' });
+  });
+
+  test('a hop that sets cookies: the next hop carries them, and the answer returns them first', async () => {
+    const answer = await kratosAdapter({ url: `${base}/renew`, method: 'post', data: '{}', headers: { cookie: 'csrf=old; k=v; gone=1' }, httpAgent: agent });
+    expect(JSON.parse(answer.data).id).toBe('renewed');
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/self-service/login/flows?id=renewed', cookie: 'csrf=new; k=v' });
+    expect(answer.headers['set-cookie']).toEqual(['csrf=new; Path=/; HttpOnly', 'gone=; Path=/; Max-Age=0', 'a=1; Path=/', 'b=2; Path=/']);
   });
 
   test('a redirect to another origin is not followed (cookies never leave)', async () => {

@@ -10,7 +10,7 @@ export const realHydraBuilt = (): boolean => existsSync(binaryPath('hydra'));
 /**
  * The integration and browser files the real-Kratos projects leave out, each with why: they run no
  * identity service of the stack (their app talks to none, to a scripted one, or to a stand-in they start
- * themselves), or every test in them moves the identity service's test clock. They still run in the
+ * themselves). They still run in the
  * stand-in projects (integration, e2e). Single tests that cannot run on real Kratos are skipped in place
  * with their reason (standInOnly in test/support/stack.ts).
  */
@@ -39,10 +39,6 @@ export const NOT_ON_REAL_KRATOS: readonly { file: string; reason: string }[] = [
   { file: 'test/integration/security/double-slash-paths.test.ts', reason: '`//` paths of an app whose identity service is unreachable on purpose' },
   { file: 'test/integration/security/headers.test.ts', reason: 'security headers and request ids of an app with no identity service' },
   { file: 'test/integration/security/production-cookies.test.ts', reason: 'cookie attributes relayed from a scripted Kratos answer' },
-  {
-    file: 'test/integration/recovery/expiry.test.ts',
-    reason: 'every test moves the identity service’s test clock past the flow lifespan (real Kratos reads the real time)',
-  },
   { file: 'test/e2e/kit.test.ts', reason: 'the UI kit page of an app with no identity service' },
   { file: 'test/e2e/api.test.ts', reason: 'the API reference pages (Swagger UI, OpenAPI document): no identity flow' },
 ];

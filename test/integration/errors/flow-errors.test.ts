@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
 import { alerts, Browser, formAction, hiddenValue, openSignIn, openSignUp } from '../../support/http.ts';
-import { onRealKratos, standInOnly, startStack, type Stack } from '../../support/stack.ts';
+import { onRealKratos, startStack, type Stack } from '../../support/stack.ts';
 import { startAppOnFake, startFakeKratos, GOOGLE_AUTHORIZE } from '../../support/fake-kratos.ts';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
-const FLOW_LIFESPAN_MS = 60_000;
+// Real Kratos reads the real time: there flows live three seconds and the expiry tests wait for them.
+const FLOW_LIFESPAN_MS = onRealKratos ? 3_000 : 60_000;
 
 describe('against the identity service', () => {
   let stack: Stack;
   // The stand-in's time: moved past the flow lifespan instead of waiting for it. Real Kratos reads the
-  // real time: there the stack has no test clock and the expiry tests are not run.
+  // real time: there the stack has no test clock and the tests wait until Kratos calls the flow gone.
   const clock = createTestClock();
-  const movesTheClock = standInOnly('moves the test clock past the flow lifespan');
   beforeAll(async () => {
     stack = await startStack({
       identityConfig: {
@@ -24,14 +24,26 @@ describe('against the identity service', () => {
   });
   afterAll(() => stack?.close());
   const identities = useIdentities(() => stack.identity.adminUrl);
-  const expire = () => clock.advance(FLOW_LIFESPAN_MS + 1_000);
+  /** Past the lifespan of `browser`'s flow `id`: the stand-in's clock moves; real Kratos is asked (as that browser) until it answers 410. */
+  const expire = async (browser: Browser, kind: 'login' | 'registration', id: string) => {
+    if (!onRealKratos) return void clock.advance(FLOW_LIFESPAN_MS + 1_000);
+    await vi.waitFor(
+      async () => {
+        const answer = await fetch(`${stack.identity.publicUrl}/self-service/${kind}/flows?id=${id}`, {
+          headers: { accept: 'application/json', cookie: browser.cookieHeader() },
+        });
+        expect(answer.status).toBe(410);
+      },
+      { timeout: FLOW_LIFESPAN_MS + 5_000, interval: 100 },
+    );
+  };
 
-  movesTheClock('expired login flow on submit: a new flow with Kratos’s expiry message, the e-mail kept; it then works', async () => {
+  test('expired login flow on submit: a new flow with Kratos’s expiry message, the e-mail kept; it then works', async () => {
     const email = uniqueEmail('expired');
     await identities.create({ email });
     const browser = new Browser(stack.appUrl);
     const { action, csrf } = await openSignIn(browser, '?return_to=%2Fprofile-settings');
-    expire();
+    await expire(browser, 'login', UUID.exec(action)![0]);
     const answer = await browser.post(action, { csrf_token: csrf, identifier: email, password: STRONG_PASSWORD });
     expect(answer.status).toBe(410);
     expect(answer.text).toContain('data-message-id="4010001"');
@@ -44,11 +56,11 @@ describe('against the identity service', () => {
     expect(retry.location).toBe(`${stack.appUrl}/profile-settings`);
   });
 
-  movesTheClock('expired flow on GET: 303 to a fresh flow, parameters kept', async () => {
+  test('expired flow on GET: 303 to a fresh flow, parameters kept', async () => {
     const browser = new Browser(stack.appUrl);
     const { page } = await openSignIn(browser, '?loginHint=a%40example.com');
     const old = UUID.exec(page.url)![0];
-    expire();
+    await expire(browser, 'login', old);
     const answer = await browser.get(`/sign-in?flow=${old}&loginHint=a%40example.com`);
     expect(answer.status).toBe(303);
     const next = new URL(answer.location!, stack.appUrl);
@@ -56,10 +68,10 @@ describe('against the identity service', () => {
     expect(next.searchParams.get('loginHint')).toBe('a@example.com');
   });
 
-  movesTheClock('expired registration flow (the 410 that the spec replaces): traits kept, the new flow carries 4040001', async () => {
+  test('expired registration flow (the 410 that the spec replaces): traits kept, the new flow carries 4040001', async () => {
     const browser = new Browser(stack.appUrl);
     const { action, csrf } = await openSignUp(browser);
-    expire();
+    await expire(browser, 'registration', UUID.exec(action)![0]);
     const email = uniqueEmail('regexpired');
     const answer = await browser.post(action, { csrf_token: csrf, 'traits.email': email, 'traits.name': 'Ada', method: 'profile', terms: 'on' });
     expect(answer.status).toBe(410);

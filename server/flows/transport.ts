@@ -14,6 +14,8 @@
  *   would, the next hop carries the cookies a hop set (Kratos renews the anti-CSRF cookie on the
  *   expired-flow redirect, and the new flow only opens with the new one), and the answer returns every
  *   hop's `set-cookie`, so the browser gets them too;
+ * - a request that went out on a kept-alive socket the server had closed for idleness (ECONNRESET
+ *   before any answer) is sent once more on a fresh socket;
  * - `config.timeout` is a TOTAL deadline for the call (connect, headers, body, and any followed
  *   redirect), not an idle timeout: a service trickling one byte at a time cannot hold a request past
  *   it. `config.signal` (the caller cancelling) aborts too, and rejects with the signal's reason.
@@ -130,11 +132,29 @@ function once(
     });
     request.on('error', (error) => {
       done();
+      // A kept-alive socket the server closed while it was idle fails before any answer: say so.
+      if (!response && request.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET') (error as StaleSocketError).staleSocket = true;
       reject(error);
     });
     signal?.addEventListener('abort', onAbort, { once: true });
     request.end(body);
   });
+}
+
+type StaleSocketError = Error & { staleSocket?: boolean };
+
+/**
+ * `once`, tried a second time when it failed only because it went out on a kept-alive socket the
+ * server had just closed for idleness (Node's documented retry for `reusedSocket` + ECONNRESET): the
+ * server never read that request, so sending it again on a fresh socket is safe, POSTs included.
+ */
+async function onceOnLiveSocket(...args: Parameters<typeof once>): Promise<Answer> {
+  try {
+    return await once(...args);
+  } catch (error) {
+    if (!(error as StaleSocketError).staleSocket) throw error;
+    return once(...args);
+  }
 }
 
 /** Rejects like axios's `settle` when the status is not accepted. */
@@ -194,7 +214,7 @@ async function follow(config: AdapterConfig, signal: AbortSignal | undefined): P
   // Cookies set by the hops followed so far: sent on with the next hop, and returned with the answer.
   const hopCookies: string[] = [];
   for (let hop = 0; ; hop += 1) {
-    const answer = await once(config, url, method, headers, body, signal);
+    const answer = await onceOnLiveSocket(config, url, method, headers, body, signal);
     const location = answer.headers.location;
     const final = !FOLLOWED.has(answer.status) || typeof location !== 'string' || hop >= MAX_REDIRECTS;
     const next = final ? undefined : new URL(location as string, url);

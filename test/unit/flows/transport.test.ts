@@ -7,6 +7,8 @@ import { kratosAdapter } from '../../../server/flows/transport.ts';
 let server: http.Server;
 let base: string;
 const seen: { method: string; url: string; cookie?: string; body: string }[] = [];
+/** Requests per socket, for /drop-reused (a server dropping a kept-alive socket as a request arrives on it). */
+const perSocket = new WeakMap<object, number>();
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -30,6 +32,13 @@ beforeAll(async () => {
         res.statusCode = 303;
         res.setHeader('location', '/self-service/login/flows?id=next');
         return res.end();
+      }
+      if (url.pathname === '/drop-reused') {
+        const count = (perSocket.get(req.socket) ?? 0) + 1;
+        perSocket.set(req.socket, count);
+        if (count > 1) return req.socket.destroy();
+        res.setHeader('content-type', 'application/json');
+        return res.end('{"ok":true}');
       }
       if (url.pathname === '/renew') {
         // Kratos on an expired verification flow (JSON): a new anti-CSRF cookie and a 303 to the new flow.
@@ -102,6 +111,20 @@ describe('kratosAdapter', () => {
     expect(JSON.parse(answer.data).id).toBe('renewed');
     expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/self-service/login/flows?id=renewed', cookie: 'csrf=new; k=v' });
     expect(answer.headers['set-cookie']).toEqual(['csrf=new; Path=/; HttpOnly', 'gone=; Path=/; Max-Age=0', 'a=1; Path=/', 'b=2; Path=/']);
+  });
+
+  test('a request on a kept-alive socket the server dropped is sent again on a fresh one', async () => {
+    const keptAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await kratosAdapter({ url: `${base}/drop-reused`, method: 'get', httpAgent: keptAlive });
+      const before = seen.length;
+      const second = await kratosAdapter({ url: `${base}/drop-reused`, method: 'post', data: '{"x":1}', httpAgent: keptAlive });
+      expect([first.status, second.status]).toEqual([200, 200]);
+      // The dropped attempt and the one on a fresh socket.
+      expect(seen.length - before).toBe(2);
+    } finally {
+      keptAlive.destroy();
+    }
   });
 
   test('a redirect to another origin is not followed (cookies never leave)', async () => {

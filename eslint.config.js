@@ -13,7 +13,7 @@ import tseslint from 'typescript-eslint';
 const JSX = ['**/*.tsx', '**/*.jsx'];
 
 export default defineConfig(
-  globalIgnores(['dist/', 'test-results/', 'coverage/', 'data/', 'public/vendor/', '**/*.min.js']),
+  globalIgnores(['dist/', 'test-results/', 'coverage/', 'data/', '.cache/', 'public/vendor/', '**/*.min.js']),
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: { ...globals.node } },

@@ -26,6 +26,11 @@ export type KratosRuntime = {
   /** Cookie and cipher secrets (at least 32 characters each). */
   secret: string;
   logLevel?: string;
+  /**
+   * How long Kratos makes a sign-in with an unknown identifier last, so it takes as long as a hash
+   * check (`hashers.argon2.expected_duration`, default 500 ms). Tests with cheap hashing shorten it.
+   */
+  unknownIdentifierDelay?: { duration: string; deviation: string };
   /** Hydra's admin URL: Kratos then answers Hydra's login challenges itself (contract §15.1). */
   oauth2ProviderUrl?: string;
 };
@@ -129,6 +134,9 @@ export function kratosConfig(config: IdentityConfig, runtime: KratosRuntime): Re
         parallelism: argon2.parallelism,
         key_length: argon2.key_length,
         salt_length: argon2.salt_length,
+        ...(runtime.unknownIdentifierDelay
+          ? { expected_duration: runtime.unknownIdentifierDelay.duration, expected_deviation: runtime.unknownIdentifierDelay.deviation }
+          : {}),
       },
     },
     courier: {

@@ -237,6 +237,17 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
       saveFlow(svc, f);
       return redirect(303, flowUiUrl(svc, 'verification', f.id));
     }
+    if (token && f.active && f.active !== 'link') {
+      // v1.3.1 (verification/handler.go, error.go): only the flow's active strategy may answer, and the
+      // code strategy is not responsible for a link token: the same flow comes back with 4010006 added
+      // to its messages, active "default", and the e-mail field (not the resend button) as its form.
+      setUiMessages(f, [...(f.ui.messages ?? []), msg(4010006)]);
+      const email = input('email', 'email', 'code', { value: '', required: true, label: msg(1070007) });
+      f.ui.nodes = f.ui.nodes.map((n) => (n.group === 'code' && n.attributes.name === 'email' ? email : n));
+      f.active = 'default';
+      saveFlow(svc, f);
+      return redirect(303, flowUiUrl(svc, 'verification', f.id));
+    }
     if (token) {
       const hit = codes.find((c) => c.token === token && !c.used && c.expires_at > svc.clock.now());
       if (!hit || f.state === 'passed_challenge') {

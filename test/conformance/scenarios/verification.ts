@@ -84,4 +84,16 @@ export const verificationScenarios: Scenario[] = [
       await other.get(link, { variant: 'browser' });
     },
   },
+  {
+    name: 'verification by code: a link token on the code flow is not for its strategy (4010006 on the same flow)',
+    async run(ctx) {
+      const identity = await newIdentity(ctx, { verified: false });
+      const client = ctx.browser();
+      const flow = await navigateToFlow(ctx, client, 'verification');
+      await submitForm(client, flow, { email: identity.email, method: 'code' });
+      await mailedCode(ctx, identity.email);
+      await client.get(ctx.pub(`/self-service/verification?flow=${flow.id}&token=made-up-token`), { variant: 'browser' });
+      await getFlow(ctx, client, 'verification', flow.id);
+    },
+  },
 ];

@@ -79,7 +79,7 @@ export async function startHydra(options: StartHydraOptions): Promise<RealHydra>
   try {
     const hydra = await startOryProcess('hydra', hydraBinary(), ['serve', 'all', '-c', configFile, '--dev', '--sqa-opt-out'], {
       cwd: dir,
-      readyUrl: `${adminUrl}/health/ready`,
+      readyUrls: [`${adminUrl}/health/ready`, `${publicUrl}/health/ready`],
       stdio: options.stdio,
     });
     return {

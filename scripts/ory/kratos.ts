@@ -161,7 +161,7 @@ export async function startKratos(options: StartKratosOptions): Promise<RealKrat
   try {
     kratos = await startOryProcess('kratos', kratosBinary(), ['serve', '-c', configFile, '--dev', '--watch-courier', '--sqa-opt-out'], {
       cwd: dir,
-      readyUrl: `${adminUrl}/health/ready`,
+      readyUrls: [`${adminUrl}/health/ready`, `${publicUrl}/health/ready`],
       stdio: options.stdio,
     });
   } catch (error) {

@@ -1,18 +1,40 @@
 // What starting a real Ory server needs, whichever it is: free ports, a migrated SQLite database, the
 // child process with its log kept for the error message, and the wait until it answers /health/ready.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/**
+ * A port nothing listens on, for a server that cannot take port 0 and say which it got (Kratos and
+ * Hydra need their own URLs in their configuration). Taken at random below the kernel's ephemeral range,
+ * so no port-0 listener of a parallel test can be handed it between this check and the server's bind.
+ */
 export async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const [low] = readFileSafe('/proc/sys/net/ipv4/ip_local_port_range')?.split(/\s+/).map(Number) ?? [32768];
+  const top = Math.max(20_000, (low ?? 32768) - 1);
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = 10_000 + Math.floor(Math.random() * (top - 10_000));
+    const server = http.createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      return port;
+    }
+  }
+  throw new Error('no free port found for an Ory server');
+}
+
+function readFileSafe(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 export const sqliteDsn = (file: string) => `sqlite://${file}?_fk=true&mode=rwc`;
@@ -46,14 +68,14 @@ export function migratedDatabase(binary: string, name: string, migrate: string[]
 export type OryProcess = { stop(): Promise<void> };
 
 /**
- * Starts `binary args` and waits until `readyUrl` answers 2xx. Its output is kept (the last 20 kB) and
+ * Starts `binary args` and waits until every `readyUrls` answers 2xx. Its output is kept (the last 20 kB) and
  * shown when it fails to start; `inherit` passes it through instead (start:ory).
  */
 export async function startOryProcess(
   name: string,
   binary: string,
   args: string[],
-  options: { cwd: string; readyUrl: string; stdio?: 'inherit' | 'pipe'; timeoutMs?: number },
+  options: { cwd: string; readyUrls: string[]; stdio?: 'inherit' | 'pipe'; timeoutMs?: number },
 ): Promise<OryProcess> {
   const child = spawn(binary, args, { cwd: options.cwd, env: oryEnv(), stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -74,12 +96,17 @@ export async function startOryProcess(
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}) before it was ready:\n${log}`);
-    try {
-      const response = await fetch(options.readyUrl, { signal: AbortSignal.timeout(1_000) });
-      if (response.ok) return { stop };
-    } catch {
-      // not listening yet
-    }
+    // Every listener must answer, and the child must still be alive once they do: a port taken by
+    // someone else after all would otherwise pass for ours while our server has exited.
+    const answers = await Promise.all(
+      options.readyUrls.map((url) =>
+        fetch(url, { signal: AbortSignal.timeout(1_000) }).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      ),
+    );
+    if (answers.every(Boolean) && child.exitCode === null) return { stop };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await stop();

@@ -111,7 +111,22 @@ function persistentSecret(dir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+/**
+ * Starts real Kratos. Free ports are found a moment before Kratos binds them (process.ts): a start that
+ * lost one to another process meanwhile is tried again on new ones.
+ */
 export async function startKratos(options: StartKratosOptions): Promise<RealKratos> {
+  const fixedPorts = options.publicPort !== undefined || options.adminPort !== undefined;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startKratosOnce(options);
+    } catch (error) {
+      if (fixedPorts || attempt >= 3 || !/address already in use/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+async function startKratosOnce(options: StartKratosOptions): Promise<RealKratos> {
   if (!kratosAvailable()) throw new Error(`real Kratos is not built (${kratosBinary()}): run npm run ory:build`);
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'accounts-kratos-'));
   mkdirSync(dir, { recursive: true });

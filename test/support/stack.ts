@@ -17,25 +17,11 @@ import { startKratos } from '../../scripts/ory/kratos.ts';
 export const identityTarget: 'stand-in' | 'kratos' = process.env.ORY_TARGET === 'kratos' ? 'kratos' : 'stand-in';
 export const onRealKratos = identityTarget === 'kratos';
 
-/**
- * Kratos listens on ports found free a moment before it starts (scripts/ory/process.ts): with several test
- * workers, another process may take one in between. A start that lost that race is tried on new ports.
- */
-async function startKratosRetryingPorts(options: Parameters<typeof startKratos>[0]) {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startKratos(options);
-    } catch (error) {
-      if (attempt >= 3 || !/address already in use/.test((error as Error).message)) throw error;
-    }
-  }
-}
-
 /** Real Kratos, configured from the same stand-in settings a test gives (see scripts/ory/kratos-config.ts). */
 async function startRealIdentity(appUrl: string, config: StartIdentityOptions['config'], clock: Clock | undefined) {
   // Real Kratos reads the real time: a test that moves a clock belongs to the stand-in suites only.
   if (clock) throw new Error('startStack: a test clock works with the identity stand-in only (real Kratos reads the real time)');
-  const kratos = await startKratosRetryingPorts({ appUrl, config });
+  const kratos = await startKratos({ appUrl, config });
   return { publicUrl: kratos.publicUrl, adminUrl: kratos.adminUrl, jwks: kratos.jwks, issuer: `${kratos.publicUrl}/`, close: kratos.close };
 }
 

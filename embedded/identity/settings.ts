@@ -3,8 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { durationMs } from './config.ts';
 import { errors, KratosError } from './errors.ts';
 import { json, redirect, serializeCookie, str, type Ctx, type Reply } from './http.ts';
-import { expiredMessage, msg, reasonMessage, type UiText } from './messages.ts';
-import { csrfNode, input, SETTINGS_GROUPS, sortNodes, traitNodes, type UiNode } from './nodes.ts';
+import { expiredMessage, msg, reasonMessage } from './messages.ts';
 import {
   checkReturnTo,
   expiredOnSubmit,
@@ -20,48 +19,15 @@ import {
   type Flow,
 } from './flows.ts';
 import { passwordIdentifier, publicIdentity, setPasswordCredential, syncAddresses } from './identities.ts';
-import { providerLabel } from './login.ts';
 import { checkPassword, hashPassword, verifyPassword } from './password.ts';
-import { coerceTraits, normalizeTraits, validateTraits, type TraitErrors } from './schema.ts';
+import { coerceTraits, normalizeTraits, validateTraits } from './schema.ts';
 import { nowIso, type Service } from './service.ts';
 import { currentSession, setSessionCookie, type Current } from './sessions.ts';
 import type { StoredIdentity } from './store.ts';
 import { startVerificationFor } from './verification.ts';
+import { linkedProviders, settingsNodes } from './settings-nodes.ts';
 
 const CONTINUITY = 'ory_kratos_continuity';
-
-function linkedProviders(i: StoredIdentity): string[] {
-  const ps = i.credentials.oidc?.config.providers as { provider: string }[] | undefined;
-  return (ps ?? []).map((p) => p.provider);
-}
-
-export function settingsNodes(svc: Service, i: StoredIdentity, traits: Record<string, unknown> = i.traits, errs?: TraitErrors, pwMsg?: UiText): UiNode[] {
-  const tn = traitNodes(svc.schema, 'profile', traits);
-  for (const n of tn) n.messages = [...(errs?.fields[String(n.attributes.name)] ?? [])];
-  const pw = input('password', 'password', 'password', { required: true, autocomplete: 'new-password', label: msg(1070001) });
-  if (pwMsg) pw.messages.push(pwMsg);
-  const nodes: UiNode[] = [
-    csrfNode(),
-    ...tn,
-    input('method', 'submit', 'profile', { value: 'profile', label: msg(1070003) }),
-    pw,
-    input('method', 'submit', 'password', { value: 'password', label: msg(1070003) }),
-  ];
-  const oidc = svc.config.selfservice.methods.oidc;
-  if (oidc.enabled) {
-    const linked = linkedProviders(i);
-    const firstFactors = (i.credentials.password ? 1 : 0) + linked.length;
-    for (const p of oidc.config.providers) {
-      if (!linked.includes(p.id)) nodes.push(input('link', 'submit', 'oidc', { value: p.id, label: msg(1050002, { provider: providerLabel(p) }) }));
-    }
-    if (firstFactors >= 2) {
-      for (const p of oidc.config.providers) {
-        if (linked.includes(p.id)) nodes.push(input('unlink', 'submit', 'oidc', { value: p.id, label: msg(1050003, { provider: providerLabel(p) }) }));
-      }
-    }
-  }
-  return sortNodes(nodes, SETTINGS_GROUPS, ['csrf_token', ...svc.schema.props.map(([n]) => `traits.${n}`), 'password']);
-}
 
 export function serializeSettings(svc: Service, ctx: Ctx, f: Flow): Record<string, unknown> {
   const i = f.identity_id ? svc.store.getIdentity(f.identity_id) : undefined;

@@ -12,6 +12,7 @@ import { isEmail, normalizeEmail } from './schema.ts';
 import { nowIso, type Service } from './service.ts';
 import type { StoredIdentity } from './store.ts';
 import { randomAlnum } from './sessions.ts';
+import { postHookRequestUrl } from './request-url.ts';
 
 type Method = 'code' | 'link';
 
@@ -91,32 +92,6 @@ function sendVerification(svc: Service, f: Flow, method: Method, email: string, 
   f.ui.nodes = sentNodes(method, email, resend);
   f.internal.email = email;
   setUiMessages(f, [msg(method === 'code' ? 1080003 : 1080001)]);
-}
-
-/**
- * The request_url of a verification flow started by a hook (v1.3.1 NewPostHookFlow): the parent flow's
- * own request_url, so its return_to carries over to the verification flow (and where the browser goes
- * once verified); after_verification_return_to, when given, takes return_to's place. Go re-encodes the
- * query (keys sorted, url.Values.Encode), and so does this.
- */
-export function postHookRequestUrl(parentRequestUrl: string): string {
-  let u: URL;
-  try {
-    u = new URL(parentRequestUrl);
-  } catch {
-    return '';
-  }
-  const q = u.searchParams;
-  const after = q.get('after_verification_return_to');
-  if (after) q.set('return_to', after);
-  q.delete('after_verification_return_to');
-  const goEscape = (v: string) =>
-    encodeURIComponent(v)
-      .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-      .replace(/%20/g, '+');
-  const keys = [...new Set(q.keys())].sort();
-  const query = keys.flatMap((k) => q.getAll(k).map((v) => `${goEscape(k)}=${goEscape(v)}`)).join('&');
-  return `${u.origin}${u.pathname}${query ? `?${query}` : ''}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { BROWSER_TESTS, SERVER_TESTS } from './test/project-settings.ts';
 import { realOryProjects } from './test/real-ory-projects.ts';
 
 // Three levels of tests, one runner: `npm test` runs every project and sums the counts.
@@ -19,8 +20,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.{ts,tsx}', 'test/embedded/**/*.test.{ts,tsx}'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...SERVER_TESTS,
         },
       },
       {
@@ -28,10 +28,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.{ts,tsx}'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          // One browser at a time: the machine has two cores.
-          fileParallelism: false,
+          ...BROWSER_TESTS,
         },
       },
       ...(realOryProjects() as TestProjectInlineConfiguration[]),

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { binaryPath } from '../scripts/ory/pins.ts';
+import { BROWSER_TESTS, SERVER_TESTS } from './project-settings.ts';
 
 export const realKratosBuilt = (): boolean => existsSync(binaryPath('kratos'));
 export const realHydraBuilt = (): boolean => existsSync(binaryPath('hydra'));
@@ -10,8 +11,7 @@ export const realHydraBuilt = (): boolean => existsSync(binaryPath('hydra'));
 /**
  * The integration and browser files the real-Kratos projects leave out, each with why: they run no
  * identity service of the stack (their app talks to none, to a scripted one, or to a stand-in they start
- * themselves). They still run in the
- * stand-in projects (integration, e2e). Single tests that cannot run on real Kratos are skipped in place
+ * themselves). They still run in the stand-in projects (integration, e2e). Single tests that cannot run on real Kratos are skipped in place
  * with their reason (standInOnly in test/support/stack.ts).
  */
 export const NOT_ON_REAL_KRATOS: readonly { file: string; reason: string }[] = [
@@ -48,7 +48,7 @@ export function realOryProjects(): object[] {
   const env = { ORY_TARGET: 'kratos' };
   return [
     // Real Kratos and real Hydra together, no stand-in involved (test/ory/).
-    ...(realHydraBuilt() ? [{ extends: true, test: { name: 'ory', include: ['test/ory/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } }] : []),
+    ...(realHydraBuilt() ? [{ extends: true, test: { name: 'ory', include: ['test/ory/**/*.test.ts'], ...SERVER_TESTS } }] : []),
     {
       extends: true,
       test: {
@@ -56,8 +56,7 @@ export function realOryProjects(): object[] {
         include: ['test/integration/**/*.test.{ts,tsx}'],
         exclude: NOT_ON_REAL_KRATOS.map((entry) => entry.file),
         env,
-        testTimeout: 30_000,
-        hookTimeout: 60_000,
+        ...SERVER_TESTS,
       },
     },
     {
@@ -68,9 +67,7 @@ export function realOryProjects(): object[] {
         include: ['test/e2e/**/*.test.{ts,tsx}'],
         exclude: NOT_ON_REAL_KRATOS.map((entry) => entry.file),
         env,
-        testTimeout: 60_000,
-        hookTimeout: 120_000,
-        fileParallelism: false,
+        ...BROWSER_TESTS,
       },
     },
     {
@@ -80,8 +77,7 @@ export function realOryProjects(): object[] {
       test: {
         name: 'conformance',
         include: ['test/conformance/**/*.test.ts'],
-        testTimeout: 30_000,
-        hookTimeout: 60_000,
+        ...SERVER_TESTS,
       },
     },
   ];

@@ -30,8 +30,6 @@ export type RealKratos = {
   jwks: JSONWebKeySet;
   /** The same keys over HTTP, for a backend in another process. */
   jwksUrl: string;
-  /** Every message the courier delivered to the catcher. */
-  mail: MailMessage[];
   close(): Promise<void>;
 };
 
@@ -59,11 +57,11 @@ export type StartKratosOptions = {
 };
 
 /**
- * A tiny HTTP server beside Kratos: the endpoint of its courier (records each message, answers 200) and
+ * A tiny HTTP server beside Kratos: the endpoint of its courier (hands each message to `onMail`, answers 200) and
  * the public half of the tokenizer's keys at /.well-known/jwks.json, which real Kratos does not publish
  * itself (a backend verifying session JWTs reads them here, as it would from the operator's JWKS URL).
  */
-async function startSidecar(mail: MailMessage[], jwks: JSONWebKeySet, onMail?: (message: MailMessage) => void): Promise<{ url: string; server: http.Server }> {
+async function startSidecar(jwks: JSONWebKeySet, onMail?: (message: MailMessage) => void): Promise<{ url: string; server: http.Server }> {
   const server = http.createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/.well-known/jwks.json') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks));
@@ -81,7 +79,6 @@ async function startSidecar(mail: MailMessage[], jwks: JSONWebKeySet, onMail?: (
           body: String(ctx.body ?? ''),
           received_at: new Date().toISOString(),
         };
-        mail.push(message);
         onMail?.(message);
       } catch {
         // A body we cannot read is still acknowledged: the courier must not retry forever.
@@ -130,9 +127,8 @@ async function startKratosOnce(options: StartKratosOptions): Promise<RealKratos>
   if (!kratosAvailable()) throw new Error(`real Kratos is not built (${kratosBinary()}): run npm run ory:build`);
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'accounts-kratos-'));
   mkdirSync(dir, { recursive: true });
-  const mail: MailMessage[] = [];
   const keys = await tokenizerKeys();
-  const sidecar = await startSidecar(mail, keys.publicSet, options.onMail);
+  const sidecar = await startSidecar(keys.publicSet, options.onMail);
   const publicPort = options.publicPort ?? (await freePort());
   const adminPort = options.adminPort ?? (await freePort());
   const host = options.urlHost ?? '127.0.0.1';
@@ -187,5 +183,5 @@ async function startKratosOnce(options: StartKratosOptions): Promise<RealKratos>
     await kratos.stop();
     await closeCatcher();
   };
-  return { publicUrl, adminUrl, jwks: keys.publicSet, jwksUrl: `${sidecar.url}/.well-known/jwks.json`, mail, close };
+  return { publicUrl, adminUrl, jwks: keys.publicSet, jwksUrl: `${sidecar.url}/.well-known/jwks.json`, close };
 }

@@ -14,8 +14,7 @@ import { startKratos } from '../../scripts/ory/kratos.ts';
  * Which identity service the stacks of this run use: the stand-in, or real Ory Kratos when
  * ORY_TARGET=kratos (the `*-ory` vitest projects set it; the binary comes from `npm run ory:build`).
  */
-export const identityTarget: 'stand-in' | 'kratos' = process.env.ORY_TARGET === 'kratos' ? 'kratos' : 'stand-in';
-export const onRealKratos = identityTarget === 'kratos';
+export const onRealKratos = process.env.ORY_TARGET === 'kratos';
 
 /** Real Kratos, configured from the same stand-in settings a test gives (see scripts/ory/kratos-config.ts). */
 async function startRealIdentity(appUrl: string, config: StartIdentityOptions['config'], clock: Clock | undefined) {

@@ -9,7 +9,9 @@
 // - `haveibeenpwned_enabled` reads a local list in the stand-in; real Kratos would call the HIBP API over
 //   the network, which tests have not got, so it is off for real Kratos (an allow-listed difference).
 // - the stand-in keeps sent mail itself; real Kratos delivers through its HTTP courier to a catcher.
+// - OIDC providers: every one becomes `generic` with our Jsonnet mapper (kratos-oidc.ts says why).
 import type { IdentityConfig } from '../../embedded/identity/config.ts';
+import { kratosOidcMethod, type OidcMethodConfig } from './kratos-oidc.ts';
 
 export type KratosRuntime = {
   publicUrl: string;
@@ -53,12 +55,18 @@ function claimsMapper(claims: Record<string, unknown> | undefined): string {
 
 type Hooks = { hooks?: { hook: string; config?: unknown }[] } | undefined;
 const hooks = (after: Hooks) => (after?.hooks?.length ? { hooks: after.hooks } : undefined);
+/** The after-hooks of a flow: those for every method, and per method (password, oidc) as written. */
+type AfterHooks = Hooks & { password?: Hooks; oidc?: Hooks };
+const afterHooks = (after: AfterHooks) => ({ ...hooks(after), password: hooks(after.password), oidc: hooks(after.oidc) });
 
 /** The Kratos v1.3 configuration object for `config` (already resolved by the stand-in's buildConfig). */
 export function kratosConfig(config: IdentityConfig, runtime: KratosRuntime): Record<string, unknown> {
   const { methods, flows } = config.selfservice;
-  const registrationAfter = flows.registration.after as Hooks & { password?: Hooks };
-  const loginAfter = (flows.login.after ?? {}) as Hooks & { password?: Hooks };
+  const registrationAfter = flows.registration.after as AfterHooks;
+  const loginAfter = (flows.login.after ?? {}) as AfterHooks;
+  const oidc = kratosOidcMethod((methods as { oidc?: OidcMethodConfig }).oidc);
+  // Kratos v1.3.1's key for the login hints of a refused registration (the account-linking flow's options).
+  const loginHints = (flows.registration as { login_hints?: boolean }).login_hints;
   const argon2 = config.hashers.argon2;
   const templates = Object.fromEntries(
     Object.entries(config.session.whoami.tokenizer.templates).map(([name, template]) => [
@@ -77,6 +85,9 @@ export function kratosConfig(config: IdentityConfig, runtime: KratosRuntime): Re
       admin: { base_url: `${runtime.adminUrl}/`, host: '127.0.0.1', port: runtime.adminPort },
     },
     secrets: { cookie: [runtime.secret], cipher: [runtime.secret.slice(0, 32)] },
+    // Kratos's default cipher is `noop` (hex): the OIDC state would carry the PKCE verifier in the clear.
+    // Production encrypts it, and so does every real Kratos here.
+    ciphers: { algorithm: 'xchacha20-poly1305' },
     selfservice: {
       default_browser_return_url: config.selfservice.default_browser_return_url,
       allowed_return_urls: config.selfservice.allowed_return_urls,
@@ -92,16 +103,18 @@ export function kratosConfig(config: IdentityConfig, runtime: KratosRuntime): Re
         profile: { enabled: methods.profile.enabled },
         code: { enabled: methods.code.enabled, config: { lifespan: methods.code.config.lifespan } },
         link: { enabled: methods.link.enabled, config: { lifespan: methods.link.config.lifespan } },
+        ...(oidc ? { oidc } : {}),
       },
       flows: {
         error: { ui_url: flows.error.ui_url },
-        login: { ui_url: flows.login.ui_url, lifespan: flows.login.lifespan, after: { ...hooks(loginAfter), password: hooks(loginAfter.password) } },
+        login: { ui_url: flows.login.ui_url, lifespan: flows.login.lifespan, after: afterHooks(loginAfter) },
         registration: {
           enabled: flows.registration.enabled,
           ui_url: flows.registration.ui_url,
           lifespan: flows.registration.lifespan,
           enable_legacy_one_step: flows.registration.style === 'unified',
-          after: { ...hooks(registrationAfter), password: hooks(registrationAfter.password) },
+          ...(loginHints !== undefined ? { login_hints: loginHints } : {}),
+          after: afterHooks(registrationAfter),
         },
         settings: { ui_url: flows.settings.ui_url, lifespan: flows.settings.lifespan, privileged_session_max_age: flows.settings.privileged_session_max_age },
         recovery: {

@@ -82,6 +82,7 @@ export const envSchema = z.object({
   BACKEND_TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).default(10_000),
   PRIVILEGED_SESSION_MAX_AGE_MS: milliseconds(60 * 60 * 1000),
   ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(1).default(30),
+  OIDC_PROVIDER_ORIGINS: list(''),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -91,6 +92,8 @@ export type Config = Env & {
   allowedReturnUrls: URL[];
   /** Where browsers reach the identity service (KRATOS_BROWSER_URL, else KRATOS_PUBLIC_URL). */
   kratosBrowserUrl: string;
+  /** Origins of the configured social providers' authorize pages and pictures (OIDC_PROVIDER_ORIGINS). */
+  oidcProviderOrigins: string[];
   isProduction: boolean;
 };
 
@@ -138,9 +141,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       return fail('ALLOWED_RETURN_URLS', `not a URL: ${value}`);
     }
   });
+  const oidcProviderOrigins = values.OIDC_PROVIDER_ORIGINS.map((value) => {
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
+    } catch {
+      // reported below
+    }
+    return fail('OIDC_PROVIDER_ORIGINS', `not an http(s) origin: ${value}`);
+  });
   return {
     ...values,
     allowedReturnUrls,
+    oidcProviderOrigins,
     kratosBrowserUrl: values.KRATOS_BROWSER_URL ?? values.KRATOS_PUBLIC_URL,
     isProduction,
   };

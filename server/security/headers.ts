@@ -3,9 +3,6 @@ import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Config } from '../config.ts';
 
-// Social providers our pages may be redirected to after a form post (form-action covers redirects).
-const SOCIAL_PROVIDER_ORIGINS = ['https://accounts.google.com', 'https://login.microsoftonline.com', 'https://www.dropbox.com', 'https://appleid.apple.com'];
-
 const NONCE_BYTES = 16;
 const NONCES_PER_FILL = 256;
 let randomPool = Buffer.alloc(0);
@@ -34,10 +31,15 @@ export const cspNonce: RequestHandler = (_req, res, next) => {
 /**
  * Where our forms may post or be redirected after posting: ourselves, the identity service as the
  * browser sees it (Kratos flow forms post there and it redirects on), allowed return URLs, the OAuth2
- * provider and the social providers Kratos redirects to.
+ * provider and the configured social providers (OIDC_PROVIDER_ORIGINS: a social button's post is
+ * answered with a 303 to the provider, and form-action covers redirects). None when unset.
  */
 export function formActionSources(config: Config): string[] {
-  const origins = new Set<string>([new URL(config.kratosBrowserUrl).origin, ...config.allowedReturnUrls.map((url) => url.origin), ...SOCIAL_PROVIDER_ORIGINS]);
+  const origins = new Set<string>([
+    new URL(config.kratosBrowserUrl).origin,
+    ...config.allowedReturnUrls.map((url) => url.origin),
+    ...config.oidcProviderOrigins,
+  ]);
   if (config.HYDRA_PUBLIC_URL) origins.add(new URL(config.HYDRA_PUBLIC_URL).origin);
   if (config.DOCUMENT_APP_URL) origins.add(new URL(config.DOCUMENT_APP_URL).origin);
   return ["'self'", ...origins];
@@ -53,7 +55,8 @@ export function securityHeaders(config: Config): RequestHandler {
         'default-src': ["'self'"],
         'script-src': [nonce, "'strict-dynamic'"],
         'style-src': ["'self'", nonce],
-        'img-src': ["'self'", 'data:', 'blob:', new URL(config.BACKEND_URL).origin],
+        // The configured providers' origins: their pictures (a linked account's avatar).
+        'img-src': ["'self'", 'data:', 'blob:', new URL(config.BACKEND_URL).origin, ...config.oidcProviderOrigins],
         'font-src': ["'self'"],
         'connect-src': ["'self'"],
         'object-src': ["'none'"],

@@ -42,7 +42,9 @@ function expectBaselineHeaders(res: Response) {
   const formAction = policy.get('form-action') ?? [];
   expect(formAction).toContain("'self'");
   expect(formAction).toContain('http://localhost:4433'); // the identity service flow forms post to
-  expect(formAction).toContain('https://accounts.google.com');
+  // No social provider is configured here (OIDC_PROVIDER_ORIGINS unset): none is allowed.
+  expect(formAction).not.toContain('https://accounts.google.com');
+  expect(policy.get('img-src')).not.toContain('https://accounts.google.com');
   expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
   expect(res.headers['x-content-type-options']).toBe('nosniff');
   expect(['same-origin', 'no-referrer', 'strict-origin']).toContain(res.headers['referrer-policy']);
@@ -69,6 +71,18 @@ describe('security headers', () => {
     const badJson = await request(app).post('/anything').set('Content-Type', 'application/json').send('{oops');
     expect(badJson.status).toBe(400);
     expectBaselineHeaders(badJson);
+  });
+
+  it('form-action and img-src name exactly the configured social providers (OIDC_PROVIDER_ORIGINS)', async () => {
+    const withProviders = await testApp(build.assetsDir, {
+      PUBLIC_URL: 'https://accounts.example.com',
+      OIDC_PROVIDER_ORIGINS: 'https://accounts.google.com, https://lh3.googleusercontent.com/a/picture',
+    });
+    const policy = directives(String((await request(withProviders).get('/healthz')).headers['content-security-policy']));
+    for (const directive of ['form-action', 'img-src']) {
+      expect(policy.get(directive), directive).toEqual(expect.arrayContaining(['https://accounts.google.com', 'https://lh3.googleusercontent.com']));
+      expect(policy.get(directive)!.join(' '), directive).not.toMatch(/microsoftonline|dropbox|apple/);
+    }
   });
 
   it('HTML is never cached, whatever its status', async () => {

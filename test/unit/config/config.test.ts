@@ -31,6 +31,7 @@ describe('loadConfig', () => {
     expect(config.REDIS_URL).toBeUndefined();
     expect(config.isProduction).toBe(false);
     expect(config.allowedReturnUrls.map(String)).toEqual(['http://localhost:3000/']);
+    expect(config.oidcProviderOrigins).toEqual([]);
   });
 
   it('parses numbers, lists, flags and the trust-proxy setting', () => {
@@ -50,6 +51,11 @@ describe('loadConfig', () => {
     expect(config.kratosBrowserUrl).toBe('https://auth.example.com');
     expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
+    // Origins only: a path or a trailing slash is dropped.
+    expect(loadConfig({ OIDC_PROVIDER_ORIGINS: 'https://accounts.google.com/, http://127.0.0.1:4601/x' }).oidcProviderOrigins).toEqual([
+      'https://accounts.google.com',
+      'http://127.0.0.1:4601',
+    ]);
   });
 
   it('treats an empty variable as unset', () => {
@@ -77,6 +83,8 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'cache:6379' }, 'REDIS_URL'],
     [{ ALLOWED_RETURN_URLS: 'https://ok.example, nope' }, 'ALLOWED_RETURN_URLS'],
     [{ SHUTDOWN_TIMEOUT_MS: '-1' }, 'SHUTDOWN_TIMEOUT_MS'],
+    [{ OIDC_PROVIDER_ORIGINS: 'https://accounts.google.com, accounts.google.com' }, 'OIDC_PROVIDER_ORIGINS'],
+    [{ OIDC_PROVIDER_ORIGINS: 'ftp://files.example.com' }, 'OIDC_PROVIDER_ORIGINS'],
   ])('refuses %o with one line naming %s', (env, variable) => {
     const error = errorOf(env as Record<string, string>);
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: .*\\b${variable}: `));

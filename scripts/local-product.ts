@@ -1,7 +1,13 @@
 // The addresses of the product on one machine, one fact shared by `npm start` (stand-ins) and
 // `npm run start:ory` (real Kratos and Hydra): the same ports and origins either way, each one
 // overridable by the app's own variable.
+import { GSI_CLIENT_PATH, LOCAL_PORTS, PROFILES, PROVIDER_IDS, startFakeProviders, type FakeProviders } from '../embedded/providers/index.ts';
+import { identityProviderConfig } from '../embedded/providers/identity-config.ts';
+
 const env = process.env;
+
+/** The embedded upstream providers' origins (Google, Microsoft, Dropbox, Apple): fixed ports on localhost. */
+const providerOrigins = PROVIDER_IDS.map((id) => `http://localhost:${LOCAL_PORTS[id]}`);
 
 export const LOCAL_PRODUCT = {
   appUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`,
@@ -21,7 +27,23 @@ export function appEnv(): Record<string, string> {
     BACKEND_URL: LOCAL_PRODUCT.backendUrl,
     // The local product shows its development hooks (the crash screen at /__test/crash, the UI kit).
     ENABLE_TEST_ROUTES: env.ENABLE_TEST_ROUTES ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
+    // The embedded providers' authorize pages and pictures, and One Tap at the fake Google.
+    OIDC_PROVIDER_ORIGINS: env.OIDC_PROVIDER_ORIGINS ?? providerOrigins.join(','),
+    GOOGLE_CLIENT_ID: env.GOOGLE_CLIENT_ID ?? PROFILES.google.clientId,
+    GOOGLE_GSI_SCRIPT_URL: env.GOOGLE_GSI_SCRIPT_URL ?? `http://localhost:${LOCAL_PORTS.google}${GSI_CLIENT_PATH}`,
   };
+}
+
+/**
+ * Starts the embedded upstream providers in this process on their fixed ports, trusting the identity
+ * service's callback URLs, and returns them with the identity service's configuration of them (for
+ * IDENTITY_CONFIG_OVERRIDES, as JSON).
+ */
+export async function startLocalProviders(identityPublicUrl: string): Promise<{ fakes: FakeProviders; identityOverrides: string }> {
+  const fakes = await startFakeProviders({ host: '127.0.0.1', publicHost: 'localhost', ports: LOCAL_PORTS });
+  fakes.trustRelyingParty(identityPublicUrl);
+  const identityOverrides = JSON.stringify({ selfservice: { methods: { oidc: identityProviderConfig(fakes) } } });
+  return { fakes, identityOverrides };
 }
 
 /** The backend stand-in's own environment: it listens where BACKEND_URL says the app finds it. */

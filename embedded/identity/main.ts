@@ -1,9 +1,11 @@
 // Runs the identity stand-in on its own: `./node_modules/.bin/node embedded/identity/main.ts`.
 // Config file: IDENTITY_CONFIG or embedded/identity/identity.config.yaml.
 // Env overrides: APP_URL (or IDENTITY_APP_URL), IDENTITY_PUBLIC_PORT, IDENTITY_ADMIN_PORT, IDENTITY_HOST,
-// IDENTITY_DATA_DIR, IDENTITY_ADMIN_API_KEY, IDENTITY_SMTP_URL, IDENTITY_PUBLIC_URL, IDENTITY_ADMIN_URL.
+// IDENTITY_DATA_DIR, IDENTITY_ADMIN_API_KEY, IDENTITY_SMTP_URL, IDENTITY_PUBLIC_URL, IDENTITY_ADMIN_URL,
+// IDENTITY_CONFIG_OVERRIDES (JSON of Kratos keys merged last: `npm start` passes the embedded sign-in providers).
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { merge } from './config.ts';
 import { buildConfig, startIdentity, type StartIdentityOptions } from './index.ts';
 
 const env = process.env;
@@ -18,13 +20,16 @@ const options: StartIdentityOptions = {
   host: env.IDENTITY_HOST,
   adminApiKey: env.IDENTITY_ADMIN_API_KEY,
   smtpUrl: env.IDENTITY_SMTP_URL,
-  config: {
-    serve: {
-      // A port override without an explicit URL moves the base URL along with it.
-      public: baseUrlOverride(env.IDENTITY_PUBLIC_URL, env.IDENTITY_PUBLIC_PORT),
-      admin: baseUrlOverride(env.IDENTITY_ADMIN_URL, env.IDENTITY_ADMIN_PORT),
+  config: merge(
+    {
+      serve: {
+        // A port override without an explicit URL moves the base URL along with it.
+        public: baseUrlOverride(env.IDENTITY_PUBLIC_URL, env.IDENTITY_PUBLIC_PORT),
+        admin: baseUrlOverride(env.IDENTITY_ADMIN_URL, env.IDENTITY_ADMIN_PORT),
+      },
     },
-  },
+    env.IDENTITY_CONFIG_OVERRIDES ? JSON.parse(env.IDENTITY_CONFIG_OVERRIDES) : undefined,
+  ),
 };
 
 function baseUrlOverride(url: string | undefined, port: string | undefined): { base_url?: string } {

@@ -9,7 +9,8 @@ import type { CredentialOptions } from './one-tap.ts';
 
 export type { FakeProvider, ProviderId, ProviderAccount, NewAccount, CredentialOptions };
 export { PROVIDER_IDS };
-export { LOCAL_PORTS } from './profiles.ts';
+export { LOCAL_PORTS, PROFILES } from './profiles.ts';
+export { GSI_CLIENT_PATH } from './one-tap.ts';
 
 /** The callback paths of Kratos's OIDC method (contract §1.2): per provider, and the one `pkce: force` uses. */
 export const KRATOS_CALLBACK_PATH = '/self-service/methods/oidc/callback';

@@ -6,6 +6,9 @@ import { createApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { startIdentity, type StartIdentityOptions } from '../../embedded/identity/index.ts';
 import { startBackend } from '../../embedded/backend/index.ts';
+import { merge } from '../../embedded/identity/config.ts';
+import { startFakeProviders, type FakeProviders } from '../../embedded/providers/index.ts';
+import { identityProviderConfig } from '../../embedded/providers/identity-config.ts';
 import type { Clock } from '../../embedded/clock.ts';
 import type { JSONWebKeySet } from 'jose';
 import { startKratos } from '../../scripts/ory/kratos.ts';
@@ -30,6 +33,8 @@ export type Stack = {
   /** What a backend must be told to trust the identity service's session JWTs (empty for the stand-in, whose JWKS the backend finds itself). */
   tokenTrust: { jwks?: JSONWebKeySet; issuer?: string };
   backend: { url: string };
+  /** The embedded upstream providers (Google, Microsoft, Dropbox, Apple), with `socialProviders: true`. */
+  providers?: FakeProviders;
   server: http.Server;
   close(): Promise<void>;
 };
@@ -45,23 +50,34 @@ export async function startStack(
     identityConfig?: StartIdentityOptions['config'];
     /** One clock for both stand-ins (createTestClock() from embedded/clock.ts): tests advance it instead of sleeping. */
     clock?: Clock;
+    /**
+     * Start the embedded upstream providers (embedded/providers) before the identity service, configure it
+     * with them (the test's identityConfig merged over), trust its callback URLs at them, and give the app
+     * OIDC_PROVIDER_ORIGINS, GOOGLE_CLIENT_ID and GOOGLE_GSI_SCRIPT_URL (the test's env wins).
+     */
+    socialProviders?: boolean;
   } = {},
 ): Promise<Stack> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  const providers = options.socialProviders ? await startFakeProviders({ clock: options.clock }) : undefined;
+  const identityConfig: StartIdentityOptions['config'] = providers
+    ? merge({ selfservice: { methods: { oidc: identityProviderConfig(providers) } } }, options.identityConfig)
+    : options.identityConfig;
   const identity = onRealKratos
-    ? await startRealIdentity(appUrl, options.identityConfig, options.clock)
+    ? await startRealIdentity(appUrl, identityConfig, options.clock)
     : await startIdentity({
         publicPort: 0,
         adminPort: 0,
         database: ':memory:',
         appUrl,
         argon2: { memory: 1024, iterations: 1, parallelism: 1 },
-        config: options.identityConfig,
+        config: identityConfig,
         clock: options.clock,
       });
+  providers?.trustRelyingParty(identity.publicUrl);
   const tokenTrust = 'jwks' in identity ? { jwks: identity.jwks, issuer: identity.issuer } : {};
   const backend = await startBackend({
     port: 0,
@@ -79,6 +95,7 @@ export async function startStack(
     BACKEND_URL: backend.url,
     LOG_LEVEL: 'silent',
     ENABLE_TEST_ROUTES: 'true',
+    ...(providers ? providerAppEnv(providers) : {}),
     ...options.env,
   });
   const app = await createApp(config, pino({ level: 'silent' }));
@@ -89,13 +106,25 @@ export async function startStack(
     identity,
     tokenTrust,
     backend,
+    providers,
     server,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await backend.close();
       await identity.close();
+      await providers?.close();
     },
+  };
+}
+
+/** The app's variables for the embedded providers: every provider's origin (authorize pages, pictures) and One Tap at the fake Google. */
+function providerAppEnv(providers: FakeProviders): Record<string, string> {
+  const fakes = [providers.google, providers.microsoft, providers.dropbox, providers.apple];
+  return {
+    OIDC_PROVIDER_ORIGINS: [...new Set(fakes.map((fake) => fake.origin))].join(','),
+    GOOGLE_CLIENT_ID: providers.google.clientId,
+    GOOGLE_GSI_SCRIPT_URL: providers.google.gsiScriptUrl ?? '',
   };
 }
 

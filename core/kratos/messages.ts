@@ -3,7 +3,9 @@
  *
  *   messageKey(text)                    → `kratos.<id>` (or the spec key for the §8 numeric codes)
  *   messageParams(text)                 → interpolation params from `context` (+ `minutes` for expiries)
- *   translateMessage(t, text)           → translated string; unknown ids (webhooks) fall back to `text`
+ *   translateMessage(t, text)           → translated string; unknown ids (webhooks) fall back to `text`;
+ *                                         a social sign-in failure (4000001 with Kratos's OIDC reason) → our
+ *                                         `social.error.*` text (core/kratos/social.ts recognises it)
  *   specCodeOf(id)                      → spec §8 code: 4000006 → incorrect_email_password, 4000010 →
  *                                         unactivated_account, 4000007 → email_exists, 4000031 →
  *                                         similarity_password, 4000034 → leaked_password, 4070001 →
@@ -13,7 +15,8 @@
  *                                         email_exists family on the email field, node messages under their
  *                                         node (hidden nodes' go form-level), the rest form-level
  *   mapIdentityProviderError(status, body, t) → the spec's `{ status, code, message, meta }`
- *                                         by HTTP status (400, 401, 403, 422, 429, others), spec §8
+ *                                         by HTTP status (400, 401, 403, 422, 429, others), spec §8;
+ *                                         an OIDC failure → our text, a 4xx (`meta.socialFailure`)
  *
  * `t` is any `(key, params) => string` that returns the key itself when missing (i18next's behaviour).
  */
@@ -21,6 +24,7 @@ import { AppError, ERROR_CODES } from '../errors.ts';
 import { pathWithQuery, ROUTES } from '../routes.ts';
 import type { Translate } from '../translate.ts';
 import type { KratosMessageId } from './catalogue.ts';
+import { SOCIAL_FAILURE_KEYS, socialFailureOf, socialFailureOfMessage } from './social.ts';
 import type { KratosErrorBody, KratosFlow, UiNode, UiText } from './types.ts';
 
 export type { Translate };
@@ -80,6 +84,11 @@ export function messageParams(text: UiText, now = Date.now()): Record<string, un
 }
 
 export function translateMessage(t: Translate, text: UiText): string {
+  const failure = socialFailureOfMessage(text);
+  if (failure) {
+    const social = t(SOCIAL_FAILURE_KEYS[failure]);
+    if (social && social !== SOCIAL_FAILURE_KEYS[failure]) return social;
+  }
   const key = messageKey(text);
   const params = messageParams(text);
   const translated = t(key, params);
@@ -191,6 +200,14 @@ export function mapIdentityProviderError(status: number, body: unknown, t: Trans
   const envelope = (body ?? {}) as KratosErrorBody;
   const error = envelope.error ?? {};
   const reason = error.reason ?? error.message;
+  // (A redirect's reason quotes the provider's URL: never read as a failure.)
+  const failure = isFlowBody(body) || envelope.redirect_browser_to ? undefined : socialFailureOf(error.reason);
+  if (failure) {
+    // A social sign-in that failed is the user's request refused, never our fault: a 4xx (an unknown
+    // provider stays 404), even where Kratos answers 500 (a bad id_token, a nonce mismatch).
+    const code = status >= 400 && status < 500 ? status : 400;
+    return new AppError(code, error.id ?? 'social_sign_in_failed', translateOr(t, SOCIAL_FAILURE_KEYS[failure], reason ?? ''), { socialFailure: failure });
+  }
   switch (status) {
     case 400: {
       if (isFlowBody(body)) {

@@ -11,6 +11,7 @@ import { Client, type Recording, type Target } from './client.ts';
 import { compareRecordings, formatDifferences, judge } from './compare.ts';
 import { normaliseRecording, normaliseText } from './normalise.ts';
 import { startPair, type Pair, type ScenarioConfig } from './targets.ts';
+import { merge } from '../../embedded/identity/config.ts';
 
 export type ScenarioContext = {
   target: Target;
@@ -79,20 +80,34 @@ export async function compareScenario(scenario: Scenario, pair: Pair) {
   return { ...judge(differences, allowedDifferences), exchanges: Math.max(standIn.length, kratos.length) };
 }
 
+/**
+ * What a file's scenarios share besides the two services (the upstream OIDC providers): started first,
+ * its configuration given to both services under each scenario's own, and told of every pair started.
+ */
+export type Fixture = { config: ScenarioConfig; pairStarted(pair: Pair): void; close(): Promise<void> };
+
 /** Defines one `it` per scenario, in a `describe` named after the file's flow. */
-export function conformance(flow: string, scenarios: Scenario[]): void {
+export function conformance(flow: string, scenarios: Scenario[], options: { fixture?: () => Promise<Fixture> } = {}): void {
   describe(`conformance: ${flow}`, () => {
     let shared: Pair | undefined;
+    let fixture: Fixture | undefined;
     const needsShared = scenarios.some((s) => !s.config);
+    const start = async (config?: ScenarioConfig) => {
+      const pair = await startPair(fixture ? merge(fixture.config, config) : config);
+      fixture?.pairStarted(pair);
+      return pair;
+    };
     beforeAll(async () => {
-      if (needsShared) shared = await startPair();
+      fixture = await options.fixture?.();
+      if (needsShared) shared = await start();
     });
     afterAll(async () => {
       await shared?.close();
+      await fixture?.close();
     });
     for (const scenario of scenarios) {
       it(scenario.name, async () => {
-        const pair = scenario.config ? await startPair(scenario.config) : shared!;
+        const pair = scenario.config ? await start(scenario.config) : shared!;
         try {
           const result = await compareScenario(scenario, pair);
           expect(result.exchanges, 'the scenario recorded no exchange').toBeGreaterThan(0);

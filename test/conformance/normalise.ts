@@ -55,8 +55,11 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const UUID_EXACT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /[^\s@/?&=:]+@[^\s@/?&=:]+\.[a-z]{2,}/gi;
 const JWT = /^eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*$/;
-/** Query parameters whose values are secrets or one-time values. */
-const SECRET_PARAMS = new Set(['token', 'code', 'csrf_token', 'session_token']);
+/**
+ * Query parameters whose values are secrets or one-time values; with OIDC, the opaque `state` (each
+ * service encrypts its own) and the PKCE challenge (random) of the provider's authorize URL.
+ */
+const SECRET_PARAMS = new Set(['token', 'code', 'csrf_token', 'session_token', 'state', 'code_challenge']);
 /** Keys whose primitive values are part of the contract (enumerations), kept in the body shape. */
 const ENUM_KEYS = new Set([
   'state',

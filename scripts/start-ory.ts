@@ -3,11 +3,13 @@
 // (scripts/local-product.ts); Kratos reads the stand-in's own configuration file translated
 // (scripts/ory/kratos-config.ts), Hydra sends its challenges to the app. Data stays in data/ory/
 // (ORY_DATA_DIR). Mails are printed here (real Kratos has no mailbox page). Needs `npm run ory:build`.
+// The embedded sign-in providers run here too, on npm start's ports: real Kratos has each as a generic
+// provider (scripts/ory/kratos-oidc.ts), which cannot take an ID token, so One Tap stays off.
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hydraAvailable, startHydra } from './ory/hydra.ts';
-import { kratosAvailable, startKratos } from './ory/kratos.ts';
-import { appEnv, backendEnv, LOCAL_PRODUCT } from './local-product.ts';
+import { kratosAvailable, startKratos, type StartKratosOptions } from './ory/kratos.ts';
+import { appEnv, backendEnv, LOCAL_PRODUCT, startLocalProviders } from './local-product.ts';
 import { createSupervisor } from './supervisor.ts';
 
 if (!kratosAvailable() || !hydraAvailable()) {
@@ -32,9 +34,12 @@ const hydra = await startHydra({
   logLevel,
 });
 supervisor.onStop(() => hydra.close());
+const { fakes, identityOverrides } = await startLocalProviders(identityPublic);
+supervisor.onStop(() => fakes.close());
 const kratos = await startKratos({
   appUrl,
   configFile: env.IDENTITY_CONFIG ?? fileURLToPath(new URL('../embedded/identity/identity.config.yaml', import.meta.url)),
+  config: JSON.parse(identityOverrides) as StartKratosOptions['config'],
   publicPort: port(identityPublic),
   adminPort: port(identityAdmin),
   dataDir: join(dataDir, 'kratos'),
@@ -52,5 +57,13 @@ supervisor.start('backend', ['embedded/backend/main.ts'], {
   BACKEND_TOKEN_ISSUER: `${identityPublic}/`,
   BACKEND_TOKEN_JWKS_URL: kratos.jwksUrl,
 });
-supervisor.start('app', ['dist/server.js'], { ...appEnv(), HYDRA_PUBLIC_URL: hydraPublic, HYDRA_ADMIN_URL: hydraAdmin });
+supervisor.start('app', ['dist/server.js'], {
+  ...appEnv(),
+  HYDRA_PUBLIC_URL: hydraPublic,
+  HYDRA_ADMIN_URL: hydraAdmin,
+  GOOGLE_CLIENT_ID: env.GOOGLE_CLIENT_ID ?? '',
+});
 process.stdout.write(`accounts on real Ory: ${appUrl}  (Kratos ${identityPublic}, Hydra ${hydraPublic}, backend ${backendUrl}, data ${dataDir})\n`);
+process.stdout.write(
+  `sign-in providers (embedded, test accounts only): ${[fakes.google, fakes.microsoft, fakes.dropbox, fakes.apple].map((f) => `${f.label} ${f.origin}`).join(', ')}\n`,
+);

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import Provider, { interactionPolicy, type KoaContext } from 'oidc-provider';
+import Provider from 'oidc-provider';
 import type { Clock } from '../clock.ts';
 import { AccountStore, type ProviderAccount, type ProviderId } from './accounts.ts';
 import { createProviderStorage, type ClientMetadata } from './adapter.ts';
@@ -66,13 +66,6 @@ export async function startFake(id: ProviderId, options: FakeOptions): Promise<R
   const issuer = `${origin}${profile.issuerPath}`;
   const picture = (a: ProviderAccount) => `${origin}/avatars/${encodeURIComponent(a.sub)}.png`;
 
-  const policy = interactionPolicy.base();
-  // Every authorization shows the account chooser (Google's select_account), whatever session the
-  // provider remembers: tests choose the account each time, and a journey never signs in silently.
-  policy
-    .get('login')!
-    .checks.add(new interactionPolicy.Check('choose_account', 'the account is chosen on every authorization', (ctx: KoaContext) => !ctx.oidc.result?.login));
-
   const provider = new Provider(issuer, {
     adapter: storage.adapterFactory,
     jwks: { keys: [key.privateJwk] },
@@ -94,7 +87,7 @@ export async function startFake(id: ProviderId, options: FakeOptions): Promise<R
       rpInitiatedLogout: { enabled: false },
       revocation: { enabled: false },
     },
-    interactions: { policy, url: (_ctx: unknown, interaction: { uid: string }) => `${origin}${INTERACTION_PATH}${interaction.uid}` },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${origin}${INTERACTION_PATH}${interaction.uid}` },
     cookies: {
       keys: [randomBytes(32).toString('base64url')],
       // The four providers share a host (cookies ignore ports), so each names its own.
@@ -149,6 +142,12 @@ export async function startFake(id: ProviderId, options: FakeOptions): Promise<R
       );
     }
     if (appleCheck && route === profile.routes.token && req.method === 'POST') await swapAppleClientSecret(req, appleCheck);
+    // Authorization and its resume never see the provider's session, so every authorization shows the
+    // account chooser (Google's select_account): tests choose each time, a journey never signs in
+    // silently, and choosing another one than last time is then no "session principal changed" (for which
+    // oidc-provider would first ask to sign the previous one out).
+    if (route === profile.routes.authorization || route.startsWith(`${profile.routes.authorization}/`))
+      dropCookies(req, [`${id}_session`, `${id}_session.sig`]);
     if (profile.issuerPath) {
       // oidc-provider derives its mount path from originalUrl minus url (contract §2.1).
       Object.assign(req, { originalUrl: req.url });
@@ -194,7 +193,7 @@ export async function startFake(id: ProviderId, options: FakeOptions): Promise<R
       // A new object: oidc-provider rebuilds its client when the metadata's hash changes.
       storage.clients.set(client.client_id, { ...client, redirect_uris: [...client.redirect_uris] });
     },
-    oneTapCredential(email, credentialOptions) {
+    async oneTapCredential(email, credentialOptions) {
       const account = accounts.byEmail(email);
       if (!account) throw new Error(`no ${id} test account ${email}`);
       return oneTapCredential(oneTap, account, credentialOptions);
@@ -204,6 +203,15 @@ export async function startFake(id: ProviderId, options: FakeOptions): Promise<R
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function dropCookies(req: IncomingMessage, names: string[]): void {
+  const kept = (req.headers.cookie ?? '')
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '' && !names.includes(pair.slice(0, pair.indexOf('='))));
+  if (kept.length) req.headers.cookie = kept.join('; ');
+  else delete req.headers.cookie;
 }
 
 /** Apple answers in a form post whenever the name or the e-mail address is asked for. */

@@ -19,28 +19,6 @@ declare module 'oidc-provider' {
     claims(use: string, scope: string, claims: unknown, rejected: string[]): Promise<Record<string, unknown>> | Record<string, unknown>;
   }
 
-  export interface KoaContext {
-    path: string;
-    method: string;
-    oidc: { result?: { login?: unknown }; params: Record<string, unknown> } & Record<string, unknown>;
-    req: IncomingMessage;
-    res: ServerResponse;
-  }
-
-  export class Check {
-    constructor(reason: string, description: string, check: (ctx: KoaContext) => boolean | Promise<boolean>);
-    static REQUEST_PROMPT: true;
-    static NO_NEED_TO_PROMPT: false;
-  }
-  export interface Prompt {
-    name: string;
-    checks: { add(check: Check, index?: number): void };
-  }
-  export const interactionPolicy: {
-    Check: typeof Check;
-    base(): Prompt[] & { get(name: string): Prompt | undefined };
-  };
-
   export interface Interaction {
     uid: string;
     prompt: { name: string; reasons: string[]; details: Record<string, unknown> };
@@ -62,7 +40,6 @@ declare module 'oidc-provider' {
     proxy: boolean;
     Grant: new (properties: { accountId: string; clientId: string }) => Grant;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
-    use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): this;
     on(event: string, listener: (...args: unknown[]) => void): this;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
     interactionFinished(

@@ -21,14 +21,17 @@ import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 import { flowScreenRoutes, type FlowScreen, type ScreenRequest } from '../flows/flow-screen.ts';
 import { errorId } from '../flows/kratos.ts';
 import { respondError, respondRedirect, responseMode } from '../flows/respond.ts';
-import { requireLogin } from '../flows/session.ts';
+import { requireLogin, sessionEmail } from '../flows/session.ts';
 import { translateValidation } from '../flows/schemas.ts';
 import { errorResponse } from '../openapi/registry.ts';
 import { translator } from '../request-context.ts';
 import { provideCsrfToken } from '../security/csrf.ts';
 import { accountRoutes } from './profile/account.ts';
 import { avatarRoutes } from './profile/avatar.ts';
-import { answerNoFlow, flowIdOf, loadUser, reauthenticate, settingsAction, signInAgain, type LoadedUser } from './profile/context.ts';
+import { loadAccountFacts, recordPasswordChange, type AccountFacts } from './profile/account-facts.ts';
+import { answerNoFlow, flowIdOf, loadUser, reauthenticate, sessionOf, settingsAction, signInAgain, type LoadedUser } from './profile/context.ts';
+import { answerLinkRedirect, continueLink, linkedProviderOf, linkRefusal, noteLinkAwaitingSignIn } from './profile/linking.ts';
+import { savedToast } from './profile/ways-in.ts';
 import { addFlash } from './profile/flash.ts';
 import { profileAnswer, renderProfile, renderReactivate } from './profile/page.ts';
 import { pendingDeletionState, redirectResult, settingsBody, settingsQuery, settingsState } from './profile/schemas.ts';
@@ -85,13 +88,17 @@ function refuse(screen: ScreenRequest, flow: KratosFlow, built: Extract<Settings
   });
 }
 
-/** Saved: back to the flow with the toast (the password section shows its "changed" state once). */
-function saved(screen: ScreenRequest): void {
+/** Saved: back to the flow with the toast (the password section says once that it was changed or set). */
+async function saved(screen: ScreenRequest): Promise<void> {
   const { req, res, t } = screen;
-  const method = settingsMethodOf(postOf(screen));
+  const post = postOf(screen);
+  const method = settingsMethodOf(post);
+  // Loaded before the submit (fromFlow): whether the password existed, i.e. this was a change, not a first one.
+  const hadPassword = method === 'password' && (res.locals.accountFacts as AccountFacts | null | undefined)?.hasPassword;
+  if (hadPassword) await recordPasswordChange(req, sessionOf(res).identity!.id, new Date());
   if (responseMode(req) !== 'json') {
-    const key = method === 'password' ? 'profile.password.changed' : 'kratos.1050001';
-    addFlash(req, { toasts: [{ key, variant: 'success' }], passwordChanged: method === 'password' || undefined });
+    const passwordSaved = method === 'password' ? (hadPassword === false ? 'set' : 'changed') : undefined;
+    addFlash(req, { toasts: [savedToast(req, post, passwordSaved, sessionEmail(sessionOf(res)) ?? '')], passwordSaved });
   }
   respondRedirect(req, res, settingsAction(flowIdOf(req)!), { state: 'success', message: t('kratos.1050001') });
 }
@@ -104,21 +111,23 @@ export const profileSettingsScreen: FlowScreen<unknown> = {
   newFlowAddress: (screen, flow) =>
     pathWithQuery(ROUTES.profile, { flow: flow.id, confirm: screen.req.query.confirm === 'delete-account' ? 'delete-account' : undefined }),
   onNoFlow: (screen, failure) => answerNoFlow(screen.req, screen.res, failure),
-  fromFlow(screen, flow) {
+  async fromFlow(screen, flow) {
     const built = settingsSubmitFrom(postOf(screen), flow);
-    if (built.ok) return built.body;
-    return refuse(screen, flow, built).then(() => null);
+    if (!built.ok) return refuse(screen, flow, built).then(() => null);
+    if (built.method === 'password') await loadAccountFacts(screen.req, screen.res);
+    return built.body;
   },
-  view(screen, state) {
-    const answer = profileAnswer(screen.req, screen.res, userOf(screen.res), { flow: state.flow });
+  async view(screen, state) {
+    const answer = await profileAnswer(screen.req, screen.res, userOf(screen.res), { flow: state.flow });
     return { title: answer.title, page: answer.page, fragment: answer.fragment, jsonExtra: answer.state };
   },
   onSuccess: saved,
   // Kratos answers a settings save with the flow itself (state success); any other flow shows its errors.
   async onFlow(screen, flow) {
-    if (flow.state === 'success') return (saved(screen), true);
+    if (flow.state === 'success') return (await saved(screen), true);
     const method = settingsMethodOf(postOf(screen));
-    await renderProfile(screen.req, screen.res, { status: 400, flow, user: userOf(screen.res), failedMethod: method, fragment: method });
+    const linkReturn = method === 'oidc' ? linkRefusal(postOf(screen), flow) : undefined;
+    await renderProfile(screen.req, screen.res, { status: 400, flow, user: userOf(screen.res), failedMethod: method, fragment: method, linkReturn });
     return true;
   },
   onReplaced(screen, flow) {
@@ -126,6 +135,8 @@ export const profileSettingsScreen: FlowScreen<unknown> = {
     respondRedirect(screen.req, screen.res, settingsAction(flow.id));
   },
   onLocation(screen, outcome) {
+    const link = linkedProviderOf(postOf(screen));
+    if (link) return answerLinkRedirect(screen.req, screen.res, outcome.redirectTo, outcome.body, link, flowIdOf(screen.req)!);
     if (responseMode(screen.req) === 'json') return respondError(screen.req, screen.res, mapIdentityProviderError(422, outcome.body, screen.t));
     respondRedirect(screen.req, screen.res, outcome.redirectTo);
   },
@@ -133,11 +144,15 @@ export const profileSettingsScreen: FlowScreen<unknown> = {
   onError(screen, outcome) {
     const { req, res } = screen;
     const back = settingsAction(flowIdOf(req)!);
-    if (outcome.status === 403 && errorId(outcome.body) === 'session_refresh_required') return reauthenticate(req, res, back, settingsMethodOf(postOf(screen)));
+    if (outcome.status === 403 && errorId(outcome.body) === 'session_refresh_required') {
+      const link = linkedProviderOf(postOf(screen));
+      if (link) noteLinkAwaitingSignIn(req, res, link, flowIdOf(req)!);
+      return reauthenticate(req, res, back, settingsMethodOf(postOf(screen)));
+    }
     if (outcome.status === 401) return signInAgain(req, res, back);
     respondError(req, res, mapIdentityProviderError(outcome.status, outcome.body, screen.t));
   },
-  guards: [requireLogin, provideCsrfToken, withUser],
+  guards: [requireLogin, provideCsrfToken, withUser, continueLink],
   docs: {
     tag: 'profile',
     query: settingsQuery,

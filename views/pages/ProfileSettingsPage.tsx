@@ -3,7 +3,7 @@ import { useT } from '../context.ts';
 import { Alert } from '../components/Alert.tsx';
 import { AvatarSection } from '../components/profile/AvatarSection.tsx';
 import { DeleteAccountSection } from '../components/profile/DeleteAccountSection.tsx';
-import { LinkedLoginsSection } from '../components/profile/LinkedLoginsSection.tsx';
+import { LinkedLoginsSection, type LinkedLoginsView } from '../components/profile/LinkedLoginsSection.tsx';
 import { NameSection } from '../components/profile/NameSection.tsx';
 import { PasswordSection, type PasswordKind } from '../components/profile/PasswordSection.tsx';
 import { ProfileHeader } from '../components/profile/ProfileHeader.tsx';
@@ -28,8 +28,14 @@ export type ProfileSettingsView = {
     /** Our own checks before Kratos, translated, by field name. */
     fieldErrors?: Record<string, string[]>;
   };
-  passwordKind: PasswordKind;
-  loginService?: string;
+  password: {
+    kind: PasswordKind;
+    /** The translated name of the service the account signs in with, when it has no password. */
+    loginService?: string;
+    changedAt?: string;
+    justSaved?: 'changed' | 'set';
+  };
+  linkedLogins: LinkedLoginsView;
   /** Opened from account recovery: the password comes first. */
   recovered?: string;
   confirmDelete: boolean;
@@ -57,8 +63,11 @@ export function ProfileSettingsPage(props: ProfileSettingsView) {
       key="password"
       ui={ui}
       action={action}
-      kind={props.passwordKind}
-      loginService={props.loginService}
+      kind={props.password.kind}
+      loginService={props.password.loginService}
+      email={props.email}
+      changedAt={props.password.changedAt}
+      justSaved={props.password.justSaved}
       withErrors={failedMethod === 'password'}
       fieldErrors={fieldErrors}
       recoveryNotice={props.recovered}
@@ -76,7 +85,7 @@ export function ProfileSettingsPage(props: ProfileSettingsView) {
           </Alert>
         ))}
         {sections}
-        <LinkedLoginsSection ui={ui} action={action} withErrors={failedMethod === 'oidc'} loginService={props.loginService} />
+        <LinkedLoginsSection {...props.linkedLogins} />
         <DeleteAccountSection confirmOpen={props.confirmDelete} graceDays={props.graceDays} cancelHref={action} />
       </main>
     </>

@@ -1,13 +1,13 @@
 // One-time notices carried across a 303 (post → redirect → get) in our own server-side session:
-// the 'setting saved' toast, "password changed", "account scheduled for deletion". Only message keys
+// the 'setting saved' toast, "password changed" or "set", "account scheduled for deletion". Only message keys
 // and harmless values are stored, never a password or a token.
 import type { Request } from 'express';
 
 export type ProfileFlash = {
   /** Translation keys of toasts to show once, with their variant. */
   toasts?: { key: string; variant: 'success' | 'error' | 'info' | 'warning'; params?: Record<string, string | number> }[];
-  /** The password section shows its "changed" state once. */
-  passwordChanged?: boolean;
+  /** The password section says once that the password was just changed, or set for the first time. */
+  passwordSaved?: 'changed' | 'set';
   /** After re-authentication: tell the user to submit the change again. */
   reauthenticatedFor?: string;
   /** Shown on the account-deleted notice. */

@@ -8,10 +8,9 @@ import { mapIdentityProviderError, translateMessage } from '../../../core/kratos
 import type { KratosFlow } from '../../../core/kratos/types.ts';
 import { ROUTES } from '../../../core/routes.ts';
 import { AvatarSection } from '../../../views/components/profile/AvatarSection.tsx';
-import { loginProviders } from '../../../views/components/profile/flow-sections.ts';
 import { LinkedLoginsSection } from '../../../views/components/profile/LinkedLoginsSection.tsx';
 import { NameSection } from '../../../views/components/profile/NameSection.tsx';
-import { PasswordSection, type PasswordKind } from '../../../views/components/profile/PasswordSection.tsx';
+import { PasswordSection } from '../../../views/components/profile/PasswordSection.tsx';
 import type { ToastItem } from '../../../views/components/Toasts.tsx';
 import { ProfileSettingsPage, ReactivateAccountPage, type ProfileSettingsView } from '../../../views/pages/ProfileSettingsPage.tsx';
 import type { CurrentUser } from '../../backend-client.ts';
@@ -20,7 +19,10 @@ import { respondForm } from '../../flows/respond.ts';
 import { translateValidation } from '../../flows/schemas.ts';
 import { translator } from '../../request-context.ts';
 import { graceDays, loadUser, sessionOf, settingsAction, signInAgain, type LoadedUser } from './context.ts';
-import { takeFlash, type ProfileFlash } from './flash.ts';
+import { loadAccountFacts } from './account-facts.ts';
+import { takeFlash } from './flash.ts';
+import type { LinkReturn } from './linking.ts';
+import { waysInOf } from './ways-in.ts';
 import type { SettingsMethod } from './settings-body.ts';
 
 /** Message Kratos puts on the settings flow it opens after account recovery. */
@@ -29,21 +31,6 @@ export const RECOVERED_MESSAGE_ID = 1060001;
 function traitText(traits: Record<string, unknown> | undefined, name: string): string | undefined {
   const value = traits?.[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-const EMAIL_PASSWORD = 'EMAIL_PASSWORD';
-
-export function passwordKindOf(flash: ProfileFlash, loginService: string | undefined): PasswordKind {
-  if (flash.passwordChanged) return 'changedPassword';
-  if (loginService && loginService !== EMAIL_PASSWORD) return 'changeLoginService';
-  return 'default';
-}
-
-function loginServiceLabel(req: Request, service: string | undefined): string | undefined {
-  if (!service) return undefined;
-  const key = service === EMAIL_PASSWORD ? 'errorMessage.email&password' : `profile.logins.service.${service.toLowerCase()}`;
-  const text = String(req.t(key));
-  return text && text !== key ? text : service.charAt(0) + service.slice(1).toLowerCase();
 }
 
 export type ProfileRender = {
@@ -60,6 +47,8 @@ export type ProfileRender = {
   fragment?: SettingsMethod | 'avatar';
   user?: LoadedUser;
   notices?: ProfileSettingsView['notices'];
+  /** How the link or unlink this answer reports went (a failure shows in the login services). */
+  linkReturn?: LinkReturn;
 };
 
 export type ProfileAnswer = {
@@ -68,10 +57,12 @@ export type ProfileAnswer = {
   fragment: () => ReactElement;
   /** The JSON state of the screen (a 4xx adds the error's code, message and meta to it). */
   state: Record<string, unknown>;
+  /** The error a 4xx reports, when the screen knows it better than Kratos's message (a failed link). */
+  error?: AppError;
 };
 
 /** The settings screen for a flow and the user's record, ready to answer; consumes the one-time notices. */
-export function profileAnswer(req: Request, res: Response, loaded: LoadedUser, options: ProfileRender): ProfileAnswer {
+export async function profileAnswer(req: Request, res: Response, loaded: LoadedUser, options: ProfileRender): Promise<ProfileAnswer> {
   const t = translator(req);
   const user = loaded.user;
   const flow = options.flow;
@@ -79,8 +70,6 @@ export function profileAnswer(req: Request, res: Response, loaded: LoadedUser, o
   const email = traitText(traits, 'email') ?? user?.email ?? '';
   const name = traitText(traits, 'name') ?? '';
   const flash = takeFlash(req);
-  const loginServiceTrait = traitText(traits, 'loginService');
-  const passwordKind = passwordKindOf(flash, loginServiceTrait);
   const recoveredMessage = flow.ui.messages?.find((message) => message.id === RECOVERED_MESSAGE_ID);
   const toasts: ToastItem[] = (flash.toasts ?? []).map((toast, index) => ({
     id: `profile-${index}`,
@@ -93,6 +82,14 @@ export function profileAnswer(req: Request, res: Response, loaded: LoadedUser, o
     ? Object.fromEntries(Object.entries(options.fieldErrors).map(([field, keys]) => [field, keys.map((key) => translateValidation(t, key))]))
     : undefined;
   const action = settingsAction(flow.id);
+  const waysIn = waysInOf(req, flow, {
+    facts: await loadAccountFacts(req, res),
+    flash,
+    loginService: traitText(traits, 'loginService'),
+    action,
+    linkReturn: options.linkReturn,
+    oidcFailed: options.failedMethod === 'oidc',
+  });
   const view: ProfileSettingsView = {
     email,
     name,
@@ -101,8 +98,8 @@ export function profileAnswer(req: Request, res: Response, loaded: LoadedUser, o
     avatarError: options.avatarError,
     notices,
     settings: { ui: flow.ui, flowId: flow.id, action, failedMethod: options.failedMethod, fieldErrors },
-    passwordKind,
-    loginService: loginServiceLabel(req, loginServiceTrait),
+    password: waysIn.password,
+    linkedLogins: waysIn.linkedLogins,
     recovered: recoveredMessage ? translateMessage(t, recoveredMessage) : undefined,
     confirmDelete: req.query.confirm === 'delete-account',
     graceDays: graceDays(req),
@@ -115,10 +112,10 @@ export function profileAnswer(req: Request, res: Response, loaded: LoadedUser, o
     state: {
       flow: flowState(flow, action),
       user: { email, name, avatarUrl: view.avatarUrl, state: user?.state ?? null },
-      passwordKind,
-      loginService: loginServiceTrait ?? null,
-      linkedLogins: loginProviders(flow.ui),
+      loginService: traitText(traits, 'loginService') ?? null,
+      ...waysIn.json,
     },
+    error: waysIn.error,
   };
 }
 
@@ -127,9 +124,9 @@ export async function renderProfile(req: Request, res: Response, options: Profil
   const loaded = options.user ?? (await loadUser(req, res));
   if (loaded.signedOut) return signInAgain(req, res);
   if (loaded.user?.state === 'pending_deletion') return renderReactivate(req, res, loaded.user);
-  const answer = profileAnswer(req, res, loaded, options);
+  const answer = await profileAnswer(req, res, loaded, options);
   const status = options.status ?? 200;
-  const error = () => options.error ?? mapIdentityProviderError(400, options.flow, translator(req));
+  const error = () => options.error ?? answer.error ?? mapIdentityProviderError(400, options.flow, translator(req));
   respondForm(req, res, { ...answer, status, json: () => (status < 400 ? answer.state : { ...errorBody(error()), ...answer.state }) });
 }
 
@@ -148,13 +145,16 @@ function fragmentOf(view: ProfileSettingsView, section: ProfileRender['fragment'
       return createElement(PasswordSection, {
         ui,
         action,
-        kind: view.passwordKind,
-        loginService: view.loginService,
+        kind: view.password.kind,
+        loginService: view.password.loginService,
+        email: view.email,
+        changedAt: view.password.changedAt,
+        justSaved: view.password.justSaved,
         withErrors: failedMethod === 'password',
         fieldErrors,
       });
     case 'oidc':
-      return createElement(LinkedLoginsSection, { ui, action, withErrors: failedMethod === 'oidc', loginService: view.loginService });
+      return createElement(LinkedLoginsSection, view.linkedLogins);
     default:
       return createElement(NameSection, { ui, action, withErrors: failedMethod === 'profile', fieldErrors });
   }

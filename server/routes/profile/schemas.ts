@@ -23,7 +23,10 @@ export const settingsBody = z
       .optional()
       .describe('method=profile: the new name (empty removes it). No other trait is accepted: the e-mail is read-only here'),
     password: z.string().optional().describe('method=password: the new password (8–72 characters, not leaked, not similar to the e-mail)'),
-    link: z.string().optional().describe('method=oidc: a provider offered by the flow to link'),
+    link: z
+      .string()
+      .optional()
+      .describe('method=oidc: a provider offered by the flow to link (answered 422 browser_location_change_required: the browser goes to the provider)'),
     unlink: z.string().optional().describe('method=oidc: a linked provider to unlink'),
   })
   .describe('Anything else sent (e.g. traits.email, verified, state, metadata_admin, identity ids) is ignored.');
@@ -45,9 +48,19 @@ const userSummary = z.object({
 export const settingsState = z.object({
   flow: flowStateSchema,
   user: userSummary,
-  passwordKind: z.enum(['default', 'changedPassword', 'changeLoginService']),
+  passwordKind: z
+    .enum(['default', 'changedPassword', 'changeLoginService'])
+    .describe('changeLoginService: no password yet (a social-only account; setting one adds e-mail sign-in); changedPassword: changed here before'),
+  passwordChangedAt: z.string().nullable().describe('When the password was last changed on this page; null if never (or unknown)'),
+  hasPassword: z.boolean().nullable().describe('Whether the account signs in with e-mail and password; null while the identity service cannot tell'),
   loginService: z.string().nullable(),
-  linkedLogins: z.array(z.object({ provider: z.string(), linked: z.boolean() })),
+  linkedLogins: z.array(
+    z.object({
+      provider: z.string(),
+      linked: z.boolean(),
+      action: z.enum(['link', 'unlink', 'lastWayIn']).describe('lastWayIn: linked, and the only way to sign in, so it cannot be unlinked'),
+    }),
+  ),
 });
 
 export const pendingDeletionState = z.object({

@@ -67,7 +67,13 @@ export function settingsSubmitFrom(input: Record<string, unknown>, flow: KratosF
     case 'oidc': {
       const link = text(input.link);
       const unlink = text(input.unlink);
-      if (link && offeredProviders(flow, 'link').has(link)) return { ok: true, method, body: { method, link, csrf_token } };
+      if (link && offeredProviders(flow, 'link').has(link)) {
+        // The account's address preselects it at the provider (spec §7: upstream_parameters.login_hint).
+        // Always an object: Kratos v1.3.1 decodes upstream_parameters unconditionally for a link.
+        const email = flow.identity?.traits?.email;
+        const upstream_parameters = typeof email === 'string' && email !== '' ? { login_hint: email } : {};
+        return { ok: true, method, body: { method, link, csrf_token, upstream_parameters } };
+      }
       if (unlink && offeredProviders(flow, 'unlink').has(unlink)) return { ok: true, method, body: { method, unlink, csrf_token } };
       return { ok: false, method, reason: 'unknown_provider' };
     }

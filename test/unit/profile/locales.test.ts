@@ -21,7 +21,7 @@ function flatten(tree: Tree, prefix = ''): Record<string, string> {
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 // Brand names and the like may stay the same across languages.
-const SAME_EVERYWHERE = /^profile\.logins\.service\./;
+const SAME_EVERYWHERE = /^profile\.linkedLogins\.provider\./;
 
 describe('profile locale sections', () => {
   const english = load('en');

@@ -79,12 +79,14 @@ describe('settingsSubmitFrom', () => {
     expect(settingsSubmitFrom({ method: 'password', password: '' }, flow)).toMatchObject({ ok: false, reason: 'missing_value' });
   });
 
-  it('oidc: only providers the flow offers, for the action it offers', () => {
-    expect(settingsSubmitFrom({ link: 'google', csrf_token: 't' }, flow)).toEqual({
+  it('oidc: only providers the flow offers, for the action it offers; a link carries the account address as login_hint', () => {
+    expect(settingsSubmitFrom({ link: 'google', csrf_token: 't', upstream_parameters: { login_hint: 'evil@example.com' } }, flow)).toEqual({
       ok: true,
       method: 'oidc',
-      body: { method: 'oidc', link: 'google', csrf_token: 't' },
+      body: { method: 'oidc', link: 'google', csrf_token: 't', upstream_parameters: { login_hint: 'ada@example.com' } },
     });
+    const noEmail = { ...flow, identity: { id: 'identity-2', traits: {} } };
+    expect(settingsSubmitFrom({ link: 'google' }, noEmail)).toMatchObject({ ok: true, body: { upstream_parameters: {} } });
     expect(settingsSubmitFrom({ method: 'oidc', unlink: 'apple' }, flow)).toMatchObject({ ok: true, body: { unlink: 'apple' } });
     expect(settingsSubmitFrom({ method: 'oidc', unlink: 'google' }, flow)).toMatchObject({ ok: false, reason: 'unknown_provider' });
     expect(settingsSubmitFrom({ method: 'oidc', link: 'evil' }, flow)).toMatchObject({ ok: false, reason: 'unknown_provider' });

@@ -1,42 +1,94 @@
 import { FORM_IDS } from '../../../core/form-ids.ts';
-import type { UiContainer } from '../../../core/kratos/types.ts';
 import { useT } from '../../context.ts';
-import { FlowForm } from '../flow/FlowForm.tsx';
-import { hasGroup, loginProviders, sectionUi } from './flow-sections.ts';
+import { Alert } from '../Alert.tsx';
+import { Button } from '../Button.tsx';
+import { providerName, type LinkedLogin } from './linked-logins.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
-const PROVIDER_NAMES: Record<string, string> = { google: 'Google', microsoft: 'Microsoft', dropbox: 'Dropbox', apple: 'Apple' };
+export type LinkedLoginsView = {
+  /** Our handler of the settings flow, /profile-settings?flow=<id>. */
+  action: string;
+  /** The flow's `csrf_token` node (Kratos checks it on the submit). */
+  csrfToken: string;
+  logins: LinkedLogin[];
+  /** Whether the account also signs in with e-mail and password (undefined: not known). */
+  hasPassword?: boolean;
+  /** "You signed up with …" (the service the account was created with, translated). */
+  signedUpWith?: string;
+  /** How the last link or unlink went, translated. */
+  notice?: { variant: 'success' | 'error'; text: string };
+};
 
-export function providerDisplayName(provider: string): string {
-  return PROVIDER_NAMES[provider] ?? provider.charAt(0).toUpperCase() + provider.slice(1);
+function LoginRow(props: { login: LinkedLogin }) {
+  const t = useT();
+  const { login } = props;
+  const name = providerName(t, login.provider, login.label);
+  const reasonId = `logins-${login.provider}-reason`;
+  return (
+    <li className="profile-logins__item" data-provider={login.provider} data-linked={login.linked ? 'true' : 'false'}>
+      <span className="profile-logins__name">{name}</span>
+      <span className="profile-logins__state">{login.linked ? t('profile.linkedLogins.state.linked') : t('profile.linkedLogins.state.notLinked')}</span>
+      {login.action === 'link' ? (
+        <Button name="link" value={login.provider} variant="SECONDARY" size="SM">
+          {t('profile.linkedLogins.link', { provider: name })}
+        </Button>
+      ) : (
+        // Kratos offers no unlink for the last way in: the button stays, disabled, with the reason under it.
+        <Button
+          name="unlink"
+          value={login.provider}
+          variant="TERTIARY"
+          size="SM"
+          disabled={login.action === 'lastWayIn'}
+          aria-describedby={login.action === 'lastWayIn' ? reasonId : undefined}
+        >
+          {t('profile.linkedLogins.unlink', { provider: name })}
+        </Button>
+      )}
+      {login.action === 'lastWayIn' ? (
+        <p className="profile-logins__reason" id={reasonId}>
+          {t('profile.linkedLogins.lastWayIn', { provider: name })}
+        </p>
+      ) : null}
+    </li>
+  );
 }
 
 /**
- * The social login services of the account: which are linked, with a link or unlink button each, as the
- * settings flow's `oidc` nodes offer them (Kratos refuses to unlink the last way to sign in, so it sends
- * no unlink button then). Without configured providers the section says so.
+ * The account's login services, each with its name, whether it is linked, and a Link or Unlink button.
+ * One form posts either button to the settings flow (method=oidc, link=<id> | unlink=<id>): without
+ * JavaScript a plain post answered with a 303 (to the provider, or back here); with it the form island
+ * posts it and follows the answer with a full navigation.
  */
-export function LinkedLoginsSection(props: { ui: UiContainer; action: string; withErrors: boolean; loginService?: string }) {
+export function LinkedLoginsSection(props: LinkedLoginsView) {
   const t = useT();
-  const providers = loginProviders(props.ui);
   return (
-    <ProfileSection id="logins" title={t('profile.logins.title')} description={t('profile.logins.description')}>
-      {props.loginService ? <p className="profile-logins__current">{t('profile.logins.signedUpWith', { service: props.loginService })}</p> : null}
-      {providers.length > 0 ? (
-        <ul className="profile-logins__list">
-          {providers.map(({ provider, linked }) => (
-            <li key={provider} className="profile-logins__item" data-provider={provider} data-linked={linked ? 'true' : 'false'}>
-              <span className="profile-logins__name">{providerDisplayName(provider)}</span>
-              <span className="profile-logins__state">{linked ? t('profile.logins.linked') : t('profile.logins.notLinked')}</span>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {hasGroup(props.ui, 'oidc') ? (
-        <FlowForm id={FORM_IDS.profileLogins} action={props.action} ui={sectionUi(props.ui, 'oidc', { withErrors: props.withErrors })} />
-      ) : (
-        <p className="profile-logins__none">{t('profile.logins.none')}</p>
-      )}
+    <ProfileSection id="logins" className="profile-logins" title={t('profile.linkedLogins.title')} description={t('profile.linkedLogins.description')}>
+      <form id={FORM_IDS.profileLogins} className="profile-logins__form" method="post" action={props.action} data-island="form">
+        {props.notice ? (
+          <Alert variant={props.notice.variant} data-logins-notice={props.notice.variant}>
+            <p>{props.notice.text}</p>
+          </Alert>
+        ) : null}
+        {props.signedUpWith ? <p className="profile-logins__current">{t('profile.linkedLogins.signedUpWith', { service: props.signedUpWith })}</p> : null}
+        <input type="hidden" name="csrf_token" value={props.csrfToken} />
+        <input type="hidden" name="method" value="oidc" />
+        {props.logins.length > 0 ? (
+          <ul className="profile-logins__list">
+            {props.hasPassword ? (
+              <li className="profile-logins__item" data-provider="password" data-linked="true">
+                <span className="profile-logins__name">{t('profile.linkedLogins.password')}</span>
+                <span className="profile-logins__state">{t('profile.linkedLogins.state.linked')}</span>
+              </li>
+            ) : null}
+            {props.logins.map((login) => (
+              <LoginRow key={login.provider} login={login} />
+            ))}
+          </ul>
+        ) : (
+          <p className="profile-logins__none">{t('profile.linkedLogins.none')}</p>
+        )}
+      </form>
     </ProfileSection>
   );
 }

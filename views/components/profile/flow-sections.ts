@@ -1,4 +1,5 @@
-// Splits one Kratos settings flow into the page's separate forms (name, password, linked logins).
+// Splits one Kratos settings flow into the page's separate forms (name, password; the linked logins
+// have their own, views/components/profile/LinkedLoginsSection.tsx).
 // Each form keeps the flow's CSRF node (group `default`) and its own group's nodes; flow-level error
 // messages go only to the form that was just submitted, so one failure is not shown three times.
 import type { UiContainer, UiNode } from '../../../core/kratos/types.ts';
@@ -20,15 +21,4 @@ export function sectionUi(ui: UiContainer, group: string, options: SectionOption
     .map((node) => (readOnly.has(node.attributes.name ?? '') ? { ...node, attributes: { ...node.attributes, disabled: true, required: false } } : node));
   const messages = options.withErrors ? (ui.messages ?? []).filter((message) => message.type === 'error') : [];
   return { ...ui, nodes, messages };
-}
-
-export function hasGroup(ui: UiContainer, group: string): boolean {
-  return ui.nodes.some((node) => node.group === group);
-}
-
-/** Providers offered by the flow's oidc nodes: linked ones carry `unlink`, the others `link`. */
-export function loginProviders(ui: UiContainer): { provider: string; linked: boolean }[] {
-  return ui.nodes
-    .filter((node) => node.group === 'oidc' && (node.attributes.name === 'link' || node.attributes.name === 'unlink'))
-    .map((node) => ({ provider: String(node.attributes.value ?? ''), linked: node.attributes.name === 'unlink' }));
 }

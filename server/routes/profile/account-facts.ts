@@ -1,0 +1,97 @@
+// What the profile needs to know about the signed-in identity's ways in, which neither whoami nor the
+// settings flow say (Kratos strips credentials from both): whether it has a password, which login
+// services are linked, and when the password was last changed here. Read with the admin API
+// (GET /admin/identities/{id}; credentials come without their secret config), server side only.
+//
+// Password kinds (spec §3), the rule:
+//   changeLoginService  no `password` credential: a social-only account; the section offers to set one.
+//   changedPassword     a password the user changed on this page: metadata_public.passwordChangedAt is set.
+//   default             a password never changed since it was set (at sign-up, or here by a social account).
+// Kratos's own timestamps cannot tell a change apart: every identity update rewrites all credentials
+// with a new updated_at (v1.3.1 UpdateIdentity deletes and re-inserts them; a name change moves the
+// password's updated_at too, checked on real Kratos). So a successful password change on this page is
+// recorded in the identity's public metadata, and only when a password existed before (setting the
+// first one is not a change).
+import type { Request, Response } from 'express';
+import { AppError } from '../../../core/errors.ts';
+import { oryClients } from '../../ory.ts';
+import { configOf } from '../../request-context.ts';
+import { providerOfIdentifier } from '../../../views/components/profile/linked-logins.ts';
+import type { PasswordKind } from '../../../views/components/profile/PasswordSection.tsx';
+
+/** The metadata_public member holding the last password change made on this page (ISO 8601). */
+export const PASSWORD_CHANGED_AT = 'passwordChangedAt';
+
+export type AccountFacts = {
+  hasPassword: boolean;
+  /** Providers of the identity's `oidc` credential (its identifiers are `<provider>:<subject>`). */
+  linkedProviders: string[];
+  passwordChangedAt?: string;
+};
+
+type AdminIdentity = {
+  credentials?: Record<string, { identifiers?: string[] } | undefined>;
+  metadata_public?: Record<string, unknown> | null;
+};
+
+/** The facts from an admin identity document. */
+export function accountFactsOf(identity: AdminIdentity): AccountFacts {
+  const password = identity.credentials?.password;
+  const oidc = identity.credentials?.oidc?.identifiers ?? [];
+  const changedAt = identity.metadata_public?.[PASSWORD_CHANGED_AT];
+  return {
+    hasPassword: password !== undefined && (password.identifiers?.length ?? 0) > 0,
+    linkedProviders: [...new Set(oidc.map(providerOfIdentifier).filter((provider): provider is string => provider !== undefined))],
+    passwordChangedAt: typeof changedAt === 'string' && !Number.isNaN(Date.parse(changedAt)) ? changedAt : undefined,
+  };
+}
+
+/**
+ * The kind of the password section. Without facts (the admin API could not be read) the sign-up
+ * service the app stored in the traits decides: an account made with a login service is offered to
+ * set a password, any other one to change it.
+ */
+export function passwordKindOf(facts: AccountFacts | null, loginService: string | undefined): PasswordKind {
+  if (!facts) return loginService && loginService !== 'EMAIL_PASSWORD' ? 'changeLoginService' : 'default';
+  if (!facts.hasPassword) return 'changeLoginService';
+  return facts.passwordChangedAt ? 'changedPassword' : 'default';
+}
+
+function identityAdmin(req: Request) {
+  return oryClients(configOf(req)).identityAdmin;
+}
+
+function failure(req: Request, error: unknown, what: string): null {
+  const status = error instanceof AppError ? error.status : (error as { response?: { status?: number } }).response?.status;
+  req.log?.warn({ status, code: error instanceof AppError ? error.code : undefined }, what);
+  return null;
+}
+
+/** The signed-in identity's facts, once per request; null when the admin API cannot tell (logged). */
+export async function loadAccountFacts(req: Request, res: Response): Promise<AccountFacts | null> {
+  if ('accountFacts' in res.locals) return res.locals.accountFacts as AccountFacts | null;
+  const id = (res.locals.kratosSession as { identity?: { id?: string } } | undefined)?.identity?.id;
+  let facts: AccountFacts | null = null;
+  if (id) {
+    try {
+      facts = accountFactsOf((await identityAdmin(req).getIdentity({ id })).data as AdminIdentity);
+    } catch (error) {
+      facts = failure(req, error, 'identity credentials could not be read');
+    }
+  }
+  res.locals.accountFacts = facts;
+  return facts;
+}
+
+/** Records a password change on the identity (read, then write the whole public metadata back). */
+export async function recordPasswordChange(req: Request, identityId: string, at: Date): Promise<void> {
+  try {
+    const admin = identityAdmin(req);
+    const current = (await admin.getIdentity({ id: identityId })).data as AdminIdentity;
+    const metadata = { ...(current.metadata_public ?? {}), [PASSWORD_CHANGED_AT]: at.toISOString() };
+    await admin.patchIdentity({ id: identityId, jsonPatch: [{ op: 'add', path: '/metadata_public', value: metadata }] });
+  } catch (error) {
+    // The password did change; only the section's wording stays "default" until the next change.
+    failure(req, error, 'password change could not be recorded');
+  }
+}

@@ -8,7 +8,8 @@
 // - Apple's client secret is an ES256 JWT the `apple` type signs per request; `generic` sends a fixed
 //   secret, so it gets one such JWT signed here once (how Apple is configured on a generic client).
 // - The claims mapper (Jsonnet, Kratos's `mapper_url`) is ours: the product's traits from the ID token's
-//   claims, `loginService` from the provider id, and the address verified when the provider says so.
+//   claims (the name, else given and family name), `loginService` from the provider id, and the address
+//   verified when the provider says so.
 // - What generic lacks: Apple's `response_mode=form_post` (the callback comes back as a GET) and the
 //   id_token submit (only the google and apple types verify one); see the conformance suite.
 import { createPrivateKey, sign } from 'node:crypto';
@@ -51,11 +52,14 @@ export function oidcMapperJsonnet(providerId: string): string {
     "local claims = std.extVar('claims');",
     "local hasEmail = std.objectHas(claims, 'email') && claims.email != '';",
     "local verified = hasEmail && std.objectHas(claims, 'email_verified') && claims.email_verified == true;",
+    "local claim(key) = if std.objectHas(claims, key) then claims[key] else '';",
+    // Dropbox's ID token names the person in given_name and family_name only.
+    "local name = if claim('name') != '' then claim('name') else std.stripChars(claim('given_name') + ' ' + claim('family_name'), ' ');",
     '{',
     '  identity: {',
     '    traits: {',
     "      [if hasEmail then 'email']: claims.email,",
-    `      [if std.objectHas(claims, 'name') && claims.name != '' then 'name']: std.substr(claims.name, 0, ${NAME_MAX_LENGTH}),`,
+    `      [if name != '' then 'name']: std.substr(name, 0, ${NAME_MAX_LENGTH}),`,
     ...(loginService ? [`      loginService: '${loginService}',`] : []),
     '    },',
     "    [if verified then 'verified_addresses']: [{ via: 'email', value: claims.email }],",

@@ -43,6 +43,8 @@ export const oidcAccountScenarios: Scenario[] = [
       const client = ctx.browser();
       await socialSignIn(ctx, client, 'login', 'dropbox', email, { query: `?return_to=${encodeURIComponent(`${ctx.target.appUrl}/after`)}` });
       await client.getJson(ctx.pub('/sessions/whoami'));
+      // Kratos also gives a provider's identity a password credential identified by the schema's identifier (no password).
+      await ctx.admin.getJson(ctx.adm(`/admin/identities?credentials_identifier=${encodeURIComponent(email)}`));
     },
   },
   {

@@ -167,7 +167,8 @@ describe('OIDC providers for real Kratos', () => {
       const jsonnet = mapperOf(id!);
       expect(jsonnet).toContain(`loginService: '${service}'`);
       expect(jsonnet).toContain("std.extVar('claims')");
-      expect(jsonnet).toContain('std.substr(claims.name, 0, 32)');
+      expect(jsonnet).toContain('std.substr(name, 0, 32)');
+      expect(jsonnet).toContain("claim('given_name') + ' ' + claim('family_name')");
       expect(jsonnet).toContain("[if verified then 'verified_addresses']: [{ via: 'email', value: claims.email }]");
     }
     // The stand-in's own mapper_url is not Kratos's: ours replaces it.

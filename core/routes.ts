@@ -9,6 +9,8 @@ export const ROUTES = {
   home: '/',
   signIn: '/sign-in',
   forgetAccount: '/sign-in/forget-account',
+  /** Google One Tap posts its credential here; a credential handed over in a link is confirmed here (decision 120). */
+  googleOneTap: '/sign-in/google-one-tap',
   signUp: '/sign-up',
   invitation: '/sign-up/invitation',
   verification: '/sign-up/verification',
@@ -42,7 +44,14 @@ export const VERIFICATION_PATHS = [ROUTES.verification, ROUTES.verifyAccount] as
 export const AFTER_LOGOUT_PATH = `${ROUTES.signIn}?logged_out=1`;
 
 /** Pages that also answer on ACCOUNT_HOST (spec §2); any other path there goes to PUBLIC_URL. */
-export const ACCOUNT_HOST_PATHS: readonly string[] = [ROUTES.signIn, ROUTES.forgetAccount, ROUTES.signUp, ROUTES.invitation, ROUTES.resendVerification];
+export const ACCOUNT_HOST_PATHS: readonly string[] = [
+  ROUTES.signIn,
+  ROUTES.forgetAccount,
+  ROUTES.googleOneTap,
+  ROUTES.signUp,
+  ROUTES.invitation,
+  ROUTES.resendVerification,
+];
 
 /** A same-origin path with a query built from `params` (undefined values left out). */
 export function pathWithQuery(path: string, params: Readonly<Record<string, string | undefined>>): string {

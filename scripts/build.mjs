@@ -16,7 +16,8 @@ await mkdir(publicOut, { recursive: true });
 await cp('public', publicOut, { recursive: true, filter: (src) => !src.includes(`${path.sep}styles`) });
 
 const client = await esbuild.build({
-  entryPoints: { main: 'client/main.ts', app: 'public/styles/app.css' },
+  // One Tap's island is an entry of its own: only a page showing its form loads it (decision 120).
+  entryPoints: { main: 'client/main.ts', 'one-tap': 'client/islands/one-tap.ts', app: 'public/styles/app.css' },
   outdir: path.join(publicOut, 'assets'),
   entryNames: '[name]-[hash]',
   bundle: true,

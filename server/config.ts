@@ -82,6 +82,9 @@ export const envSchema = z.object({
   BACKEND_TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).default(10_000),
   PRIVILEGED_SESSION_MAX_AGE_MS: milliseconds(60 * 60 * 1000),
   ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(1).default(30),
+  // Google One Tap (decision 120): on when a client id is set; the script's origin then joins the CSP.
+  GOOGLE_CLIENT_ID: z.string().default(''),
+  GOOGLE_GSI_SCRIPT_URL: httpUrl().default('https://accounts.google.com/gsi/client'),
   OIDC_PROVIDER_ORIGINS: list(''),
 });
 

@@ -33,6 +33,7 @@ export function viewContext(req: Request, res: Response): ViewContext {
     csrfToken: res.locals.csrfToken as string | undefined,
     requestId: String(req.id ?? ''),
     toasts: res.locals.toasts as ViewContext['toasts'],
+    oneTap: res.locals.oneTap as ViewContext['oneTap'],
   };
 }
 

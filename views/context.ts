@@ -1,3 +1,4 @@
+import type { OneTapOffer } from './components/OneTap.tsx';
 import type { ToastItem } from './components/Toasts.tsx';
 import { createContext, useContext } from 'react';
 
@@ -13,6 +14,8 @@ export type ViewContext = {
   requestId?: string;
   /** Toasts to show on this page (set by a route in `res.locals.toasts`); the shell renders them. */
   toasts?: ToastItem[];
+  /** Google One Tap on this page (set by server/routes/google-one-tap.ts in `res.locals.oneTap`). */
+  oneTap?: OneTapOffer;
 };
 
 export const ViewContextReact = createContext<ViewContext | null>(null);

@@ -6,6 +6,8 @@
  *   readLastAccount(req) / rememberLastAccount(res, config, account) / forgetLastAccount(res, config)
  *   authCookieName(config)     the authentication cookie: `auth_token` in production, `auth_token_<env>` otherwise
  *   googleTokenCookieName(config) the Google access token cookie: `google_access_token[_<env>]`
+ *   rememberGoogleCredential(res, config, idToken, exp) after a Google One Tap sign-in: the Google token
+ *                              cookie holds the ID token, the one Google token there is (decision 120)
  *   clearAuthCookies(res, config) expires both (logout)
  */
 import type { Request, Response } from 'express';
@@ -14,6 +16,7 @@ import type { Config } from '../config.ts';
 
 export const LAST_ACCESS_ACCOUNT = 'last_access_account';
 const COOKIE_DAYS_MS = 360 * 24 * 60 * 60 * 1000;
+const GOOGLE_TOKEN_MAX_MS = 60 * 60 * 1000;
 
 export type LastAccount = { email: string; name?: string };
 
@@ -52,6 +55,12 @@ export function rememberLastAccount(res: Response, config: Config, account: Last
 
 export function forgetLastAccount(res: Response, config: Config): void {
   res.clearCookie(LAST_ACCESS_ACCOUNT, baseOptions(config));
+}
+
+/** Until the ID token's own expiry (at most an hour for Google's), never longer. */
+export function rememberGoogleCredential(res: Response, config: Config, idToken: string, expiresAtSeconds: number | undefined): void {
+  const maxAge = Math.min(GOOGLE_TOKEN_MAX_MS, (expiresAtSeconds ?? 0) * 1000 - Date.now());
+  if (maxAge > 0) res.cookie(googleTokenCookieName(config), idToken, { ...baseOptions(config), maxAge });
 }
 
 export function clearAuthCookies(res: Response, config: Config): void {

@@ -124,7 +124,8 @@ export type FlowScreen<Body> = {
   onNoFlow?(screen: ScreenRequest, failure: Extract<LoadedFlow, { ok: false }>): Awaitable<void>;
 };
 
-function screenRequest(req: Request, res: Response, path: string): ScreenRequest {
+/** The screen request for `path` (also for handlers outside the runner that answer with a screen). */
+export function screenRequest(req: Request, res: Response, path: string): ScreenRequest {
   const query = screenQuery(req, configOf(req));
   return {
     req,

@@ -3,6 +3,7 @@
  * form posts and links between sign-in and sign-up:
  *
  *   KEPT_PARAMS = return_to, loginHint, email, highlight, platform, login_type, request_login, redirect, refresh,
+ *                 request_google_sign_in (One Tap prompts on the page the new flow lands on),
  *                 and lng (a language chosen in the address must survive the hop to `?flow=`)
  *   keptParams(query)                 → URLSearchParams of those (single short string values only)
  *   withParams(path, params, extra?)  → `path?…` with `extra` (e.g. { flow }) first; an `extra` key set
@@ -15,7 +16,19 @@ import { EMAIL_LIKE } from '../../core/limits.ts';
 import type { Config } from '../config.ts';
 import { readFromReturnTo, safeReturnTo } from '../security/return-to.ts';
 
-export const KEPT_PARAMS = ['return_to', 'loginHint', 'email', 'highlight', 'platform', 'login_type', 'request_login', 'redirect', 'refresh', 'lng'] as const;
+export const KEPT_PARAMS = [
+  'return_to',
+  'loginHint',
+  'email',
+  'highlight',
+  'platform',
+  'login_type',
+  'request_login',
+  'redirect',
+  'refresh',
+  'request_google_sign_in',
+  'lng',
+] as const;
 
 export type KeptParam = (typeof KEPT_PARAMS)[number];
 

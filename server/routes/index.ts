@@ -9,6 +9,7 @@ import { profileSettingsRoutes } from './profile-settings.ts';
 import { swaggerRoutes } from './swagger.ts';
 import { languageRoutes } from './language.ts';
 import { signInRoutes } from './sign-in.ts';
+import { googleOneTapRoutes } from './google-one-tap.ts';
 import { signUpRoutes } from './sign-up.ts';
 import { logoutRoutes } from './logout.ts';
 import { homeRoutes } from './home.ts';
@@ -28,6 +29,7 @@ export function mountRoutes(app: Express): void {
   app.use(resendVerificationRoutes());
   app.use(verificationRoutes());
   app.use(languageRoutes());
+  app.use(googleOneTapRoutes()); // before sign-in and sign-up: it adds One Tap to their pages
   app.use(signInRoutes());
   app.use(signUpRoutes());
   app.use(logoutRoutes());

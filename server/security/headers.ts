@@ -45,20 +45,32 @@ export function formActionSources(config: Config): string[] {
   return ["'self'", ...origins];
 }
 
+/**
+ * Google One Tap (decision 120): the origin of GOOGLE_GSI_SCRIPT_URL, only while GOOGLE_CLIENT_ID is set.
+ * Google's setup guide names it in script-src (the script), frame-src (the prompt), connect-src (its calls)
+ * and style-src (its stylesheet). Browsers that know 'strict-dynamic' ignore hosts in script-src (our
+ * nonced island adding the script is what allows it there); the host is for those that do not.
+ */
+export function oneTapSources(config: Pick<Config, 'GOOGLE_CLIENT_ID' | 'GOOGLE_GSI_SCRIPT_URL'>): string[] {
+  return config.GOOGLE_CLIENT_ID ? [new URL(config.GOOGLE_GSI_SCRIPT_URL).origin] : [];
+}
+
 /** Helmet with a strict, nonce-based CSP. Every response gets these headers, errors included. */
 export function securityHeaders(config: Config): RequestHandler {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as { locals: { cspNonce: string } }).locals.cspNonce}'`;
+  const gsi = oneTapSources(config);
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         'default-src': ["'self'"],
-        'script-src': [nonce, "'strict-dynamic'"],
-        'style-src': ["'self'", nonce],
+        'script-src': [nonce, "'strict-dynamic'", ...gsi],
+        'style-src': ["'self'", nonce, ...gsi],
         // The configured providers' origins: their pictures (a linked account's avatar).
         'img-src': ["'self'", 'data:', 'blob:', new URL(config.BACKEND_URL).origin, ...config.oidcProviderOrigins],
         'font-src': ["'self'"],
-        'connect-src': ["'self'"],
+        'connect-src': ["'self'", ...gsi],
+        ...(gsi.length > 0 ? { 'frame-src': ["'self'", ...gsi] } : {}),
         'object-src': ["'none'"],
         'base-uri': ["'none'"],
         'frame-ancestors': ["'none'"],

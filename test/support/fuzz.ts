@@ -22,6 +22,7 @@ const FORMS = [
   { path: '/sign-up/resend-verification-email', fields: ['email', 'method'] },
   { path: '/sign-up/invitation', fields: ['token', 'name', 'password', 'terms', '_csrf'] },
   { path: '/sign-in/forget-account', fields: ['_csrf'] },
+  { path: '/sign-in/google-one-tap', fields: ['credential', 'g_csrf_token', 'handed_over'] },
   { path: '/logout', fields: ['_csrf'] },
   { path: '/profile-settings', fields: ['traits.name', 'password', 'method', 'link', 'unlink'] },
   { path: '/profile-settings/avatar/remove', fields: ['_csrf'] },

@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
 import { IslandChrome } from '../components/IslandChrome.tsx';
 import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
+import { OneTap } from '../components/OneTap.tsx';
 import { useView } from '../context.ts';
 
-export type DocumentAssets = { css: string; js: string };
+/** `oneTap`: the One Tap island, an entry of its own, loaded only by a page that shows its form. */
+export type DocumentAssets = { css: string; js: string; oneTap?: string };
 
 // Runs before first paint so a stored dark (or auto → dark) theme never flashes light.
 const THEME_BOOTSTRAP =
@@ -12,7 +14,7 @@ const THEME_BOOTSTRAP =
 export const FAVICON_VERSION = 2;
 
 export function Document(props: { title: string; canonical: string; assets: DocumentAssets; children: ReactNode }) {
-  const { lang, nonce, toasts } = useView();
+  const { lang, nonce, toasts, oneTap } = useView();
   const v = `?v=${FAVICON_VERSION}`;
   return (
     <html lang={lang} data-theme="light">
@@ -27,10 +29,12 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOTSTRAP }} />
         {props.assets.css ? <link rel="stylesheet" href={props.assets.css} /> : null}
         {props.assets.js ? <script type="module" nonce={nonce} src={props.assets.js} /> : null}
+        {oneTap && props.assets.oneTap ? <script type="module" nonce={nonce} src={props.assets.oneTap} /> : null}
       </head>
       <body>
         <IslandChrome toasts={toasts} />
         {props.children}
+        {oneTap ? <OneTap offer={oneTap} /> : null}
         <footer className="site-footer">
           <LanguageSwitcher id="site-language" />
         </footer>

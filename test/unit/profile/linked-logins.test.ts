@@ -90,7 +90,7 @@ describe('account facts and the password kind (spec §3)', () => {
 
 describe('linkFailureOf', () => {
   const text = (t: string, id = 4000001) => ({ id, text: t });
-  it('reads Kratos’s texts (v1.3.1 strategy_settings.go and ValidateCallback)', () => {
+  it('reads Kratos’s texts (v1.3.1 strategy_settings.go; the callback’s through core/kratos/social.ts)', () => {
     expect(linkFailureOf(text('Unable to complete OpenID Connect flow because the OpenID Provider returned error "access_denied": user cancelled'))).toBe(
       'cancelled',
     );
@@ -105,6 +105,14 @@ describe('linkFailureOf', () => {
     ).toBe('interrupted');
     expect(linkFailureOf(text('Unable to complete OpenID Connect flow because the state parameter is invalid.'))).toBe('interrupted');
     expect(linkFailureOf(text('An account with the same identifier (email, phone, username, ...) exists already.', 4000007))).toBe('alreadyLinkedElsewhere');
+    expect(linkFailureOf(text('The request was made from a browser that does not contain the necessary cookie to resume the session.'))).toBe('interrupted');
+    expect(
+      linkFailureOf({
+        id: 4000001,
+        text: 'x',
+        context: { reason: 'Unable to complete OpenID Connect flow because the OpenID Provider did not return the code query parameter.' },
+      }),
+    ).toBe('interrupted');
     expect(linkFailureOf(text('something new'))).toBe('failed');
   });
 

@@ -6,7 +6,7 @@
 // sign-in is another identity's.
 import type { Scenario } from '../harness.ts';
 import { atProvider, flowAfterRedirect, providerAccount, providerAccountWithSubject, socialSignIn, submitOidc } from './oidc-steps.ts';
-import { createFlow, getFlow, navigateToFlow, newIdentity, STRONG_PASSWORD, submitJson, submitForm } from './steps.ts';
+import { createFlow, getFlow, navigateToFlow, newIdentity, signIn, STRONG_PASSWORD, submitJson, submitForm } from './steps.ts';
 
 const withOidc = '?include_credential=oidc';
 
@@ -60,17 +60,44 @@ export const oidcAccountScenarios: Scenario[] = [
       await later.getJson(ctx.pub('/sessions/whoami'));
     },
   },
-  {
-    name: 'oidc registration with Microsoft (no email_verified claim) and with Apple (its claims as strings)',
+  ...(['microsoft', 'apple'] as const).map((provider): Scenario => ({
+    name:
+      provider === 'microsoft'
+        ? 'oidc registration with Microsoft (no email_verified claim: the address stays unverified)'
+        : 'oidc registration with Apple (email_verified as a string; the name only in the callback’s user parameter)',
     async run(ctx) {
-      for (const provider of ['microsoft', 'apple'] as const) {
-        const account = providerAccountWithSubject(provider);
-        const client = ctx.browser();
-        const flow = await createFlow(ctx, client, 'registration', '', { record: false });
-        const { authorizeUrl } = await submitOidc(client, flow, { method: 'oidc', provider }, 'json', { record: false });
-        await atProvider(client, authorizeUrl, { email: account.email });
-        await ctx.admin.getJson(ctx.adm(`/admin/identities?credentials_identifier=${encodeURIComponent(`${provider}:${account.sub}`)}`));
-      }
+      const account = providerAccountWithSubject(provider);
+      const client = ctx.browser();
+      const flow = await createFlow(ctx, client, 'registration', '', { record: false });
+      const { authorizeUrl } = await submitOidc(client, flow, { method: 'oidc', provider }, 'json', { record: false });
+      await atProvider(client, authorizeUrl, { email: account.email });
+      await ctx.admin.getJson(ctx.adm(`/admin/identities?credentials_identifier=${encodeURIComponent(`${provider}:${account.sub}`)}`));
+    },
+  })),
+  {
+    name: 'oidc: signed in meanwhile, the callback of an earlier attempt goes to the return URL',
+    async run(ctx) {
+      const identity = await newIdentity(ctx);
+      const email = providerAccount('google');
+      const client = ctx.browser();
+      const flow = await createFlow(ctx, client, 'login');
+      const { authorizeUrl } = await submitOidc(client, flow, { method: 'oidc', provider: 'google' });
+      await signIn(ctx, client, identity.email);
+      await atProvider(client, authorizeUrl, { email });
+      await client.getJson(ctx.pub('/sessions/whoami'));
+    },
+  },
+  {
+    name: 'oidc refresh: the re-authentication flow of a provider identity offers its provider only, and asks the provider for prompt=login',
+    async run(ctx) {
+      const email = providerAccount('google');
+      await socialSignIn(ctx, ctx.browser(), 'registration', 'google', email, { record: false });
+      const client = ctx.browser();
+      await socialSignIn(ctx, client, 'login', 'google', email, { record: false });
+      const refresh = await createFlow(ctx, client, 'login', '?refresh=true');
+      const { authorizeUrl } = await submitOidc(client, refresh, { method: 'oidc', provider: 'google' });
+      await atProvider(client, authorizeUrl, { email });
+      await client.getJson(ctx.pub('/sessions/whoami'));
     },
   },
   {

@@ -10,6 +10,8 @@ export type ClientMetadata = Record<string, unknown> & { client_id: string; redi
 export interface ProviderStorage {
   adapterFactory(name: string): Adapter;
   clients: Map<string, ClientMetadata>;
+  /** How many entries are held, expired or not (for tests). */
+  size(): number;
 }
 
 interface Entry {
@@ -17,62 +19,71 @@ interface Entry {
   expiresAt: number;
 }
 
+/** Expired entries go when read, and all of them every so many writes, so a long `npm start` keeps only what is alive. */
+const SWEEP_EVERY = 500;
+
 export function createProviderStorage(): ProviderStorage {
+  // Every map holds full keys (`<model>:<id>`).
   const entries = new Map<string, Entry>();
-  const uidIndex = new Map<string, string>();
-  const userCodeIndex = new Map<string, string>();
+  const byUid = new Map<string, string>();
+  const byUserCode = new Map<string, string>();
   const grantMembers = new Map<string, Set<string>>();
   const clients = new Map<string, ClientMetadata>();
+  let writes = 0;
 
-  const live = (key: string): AdapterPayload | undefined => {
-    const entry = entries.get(key);
+  const live = (key: string | undefined): AdapterPayload | undefined => {
+    const entry = key === undefined ? undefined : entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
-      entries.delete(key);
+      entries.delete(key!);
       return undefined;
     }
     return entry.payload;
   };
 
+  const sweep = () => {
+    for (const key of entries.keys()) live(key);
+    for (const index of [byUid, byUserCode]) for (const [value, key] of index) if (!entries.has(key)) index.delete(value);
+    for (const [grantId, members] of grantMembers) {
+      for (const key of members) if (!entries.has(key)) members.delete(key);
+      if (members.size === 0) grantMembers.delete(grantId);
+    }
+  };
+
   const adapterFactory = (name: string): Adapter => {
-    const key = (id: string) => `${name}:${id}`;
+    const keyOf = (id: string) => `${name}:${id}`;
     return {
       async upsert(id, payload, expiresIn) {
+        if (++writes % SWEEP_EVERY === 0) sweep();
+        const key = keyOf(id);
         // oidc-provider reads time from Date, so storage expiry does too.
-        entries.set(key(id), { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity });
-        if (payload.uid) uidIndex.set(payload.uid, id);
-        if (payload.userCode) userCodeIndex.set(payload.userCode, id);
-        if (payload.grantId) {
-          const members = grantMembers.get(payload.grantId) ?? new Set();
-          members.add(key(id));
-          grantMembers.set(payload.grantId, members);
-        }
+        entries.set(key, { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity });
+        if (payload.uid) byUid.set(payload.uid, key);
+        if (payload.userCode) byUserCode.set(payload.userCode, key);
+        if (payload.grantId) grantMembers.set(payload.grantId, (grantMembers.get(payload.grantId) ?? new Set()).add(key));
       },
       async find(id) {
-        if (name === 'Client') return clients.get(id);
-        return live(key(id));
+        return name === 'Client' ? clients.get(id) : live(keyOf(id));
       },
       async findByUid(uid) {
-        const id = uidIndex.get(uid);
-        return id === undefined ? undefined : live(key(id));
+        return live(byUid.get(uid));
       },
       async findByUserCode(userCode) {
-        const id = userCodeIndex.get(userCode);
-        return id === undefined ? undefined : live(key(id));
+        return live(byUserCode.get(userCode));
       },
       async consume(id) {
-        const payload = live(key(id));
+        const payload = live(keyOf(id));
         if (payload) payload.consumed = Math.floor(Date.now() / 1000);
       },
       async destroy(id) {
-        entries.delete(key(id));
+        entries.delete(keyOf(id));
       },
       async revokeByGrantId(grantId) {
-        for (const member of grantMembers.get(grantId) ?? []) entries.delete(member);
+        for (const key of grantMembers.get(grantId) ?? []) entries.delete(key);
         grantMembers.delete(grantId);
       },
     };
   };
 
-  return { adapterFactory, clients };
+  return { adapterFactory, clients, size: () => entries.size };
 }

@@ -37,6 +37,8 @@ export interface RunningFake {
   /** Accepts `redirectUri` as a redirect URI of the provider's one client. */
   allowRedirectUri(redirectUri: string): void;
   oneTapCredential(email: string, options?: CredentialOptions): Promise<string>;
+  /** The query of the authorization requests this provider received, latest last (the last 50). */
+  authorizationRequests: Record<string, string>[];
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function startFake(id: ProviderId, options: FakeOptions): Promise<R
   const hostname = options.publicHost.includes(':') ? `[${options.publicHost}]` : options.publicHost;
   const origin = `http://${hostname}:${(server.address() as AddressInfo).port}`;
   const issuer = `${origin}${profile.issuerPath}`;
+  const authorizationRequests: Record<string, string>[] = [];
   const picture = (a: ProviderAccount) => `${origin}/avatars/${encodeURIComponent(a.sub)}.png`;
 
   const provider = new Provider(issuer, {
@@ -75,6 +78,7 @@ export async function startFake(id: ProviderId, options: FakeOptions): Promise<R
     },
     claims: profile.claims,
     scopes: profile.scopes,
+    extraParams: profile.extraParams ?? [],
     // Put the claims in the ID token as Google does, not only in userinfo (contract §2.2 fact 1).
     conformIdTokenClaims: false,
     responseTypes: ['code'],
@@ -133,6 +137,10 @@ export async function startFake(id: ProviderId, options: FakeOptions): Promise<R
     if (path === '/' && req.method === 'GET') return send(res, 200, 'text/html; charset=utf-8', homePage(info, accounts.list()));
     if (!path.startsWith(`${profile.issuerPath}/`)) return send(res, 404, 'text/plain', 'Not Found');
     const route = path.slice(profile.issuerPath.length);
+    if (route === profile.routes.authorization) {
+      authorizationRequests.push(Object.fromEntries(new URL(req.url ?? '/', origin).searchParams));
+      if (authorizationRequests.length > 50) authorizationRequests.shift();
+    }
     if (options.apple?.requireFormPost && route === profile.routes.authorization && !appleResponseModeOk(new URL(req.url ?? '/', origin).searchParams)) {
       return send(
         res,
@@ -188,6 +196,7 @@ export async function startFake(id: ProviderId, options: FakeOptions): Promise<R
   return {
     info,
     accounts,
+    authorizationRequests,
     allowRedirectUri(redirectUri) {
       if (!client.redirect_uris.includes(redirectUri)) client.redirect_uris.push(redirectUri);
       // A new object: oidc-provider rebuilds its client when the metadata's hash changes.

@@ -47,6 +47,8 @@ export interface FakeProviders extends Record<ProviderId, FakeProvider> {
   trustRelyingParty(identityPublicUrl: string): void;
   addAccount(id: ProviderId, account: NewAccount): ProviderAccount;
   listAccounts(id: ProviderId): ProviderAccount[];
+  /** The query of the last authorization request `id` received (what the relying party sent upstream), if any. */
+  lastAuthorizationRequest(id: ProviderId): Record<string, string> | undefined;
   /** A One Tap credential from the fake Google for one of its accounts (audience: its client id unless given). */
   oneTapCredential(email: string, options?: CredentialOptions): Promise<string>;
   close(): Promise<void>;
@@ -98,6 +100,7 @@ export async function startFakeProviders(options: StartFakeProvidersOptions = {}
     },
     addAccount: (id, account) => fakes[id].accounts.add(account),
     listAccounts: (id) => fakes[id].accounts.list(),
+    lastAuthorizationRequest: (id) => fakes[id].authorizationRequests.at(-1),
     oneTapCredential: (email, credentialOptions) => fakes.google.oneTapCredential(email, credentialOptions),
     async close() {
       await Promise.all(started.map((fake) => fake.close()));

@@ -91,7 +91,7 @@ function document(title: string, body: string): string {
 
 function chooseAccountPage(ctx: InteractionContext, interaction: Interaction, state: { problem?: string; email?: string } = {}): string {
   const hint = (interaction.params.login_hint ?? '').trim().toLowerCase();
-  const accounts = ctx.accounts.list();
+  const accounts = ctx.accounts.list().filter(inDomain(interaction.params.hd));
   const hinted = accounts.find((a) => a.email.toLowerCase() === hint);
   const action = `${INTERACTION_PATH}${interaction.uid}`;
   const items = accounts
@@ -126,6 +126,12 @@ ${state.problem ? `<p class="problem" role="alert">${escapeHtml(state.problem)}<
 <button type="submit" class="secondary">Cancel</button>
 </form>`,
   );
+}
+
+/** Google's `hd`: only accounts of that Workspace domain (`*`: of any). */
+function inDomain(hd: string | undefined): (account: ProviderAccount) => boolean {
+  if (!hd) return () => true;
+  return (account) => account.hd !== undefined && (hd === '*' || account.hd === hd);
 }
 
 function expiredPage(label: string): string {

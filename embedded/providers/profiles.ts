@@ -23,6 +23,8 @@ export interface ProviderProfile {
   routes: { authorization: string; token: string; jwks: string; userinfo?: string };
   tokenAuthMethod: 'client_secret_basic' | 'client_secret_post';
   scopes: string[];
+  /** Authorization parameters beyond OIDC's the provider acts on (oidc-provider drops the others). */
+  extraParams?: string[];
   /** oidc-provider's `claims`: which claims each scope releases (it releases nothing unlisted). */
   claims: Record<string, string[]>;
   claimsOf(account: ProviderAccount, picture: string): Record<string, unknown>;
@@ -47,6 +49,8 @@ export const PROFILES: Record<ProviderId, ProviderProfile> = {
     routes: { authorization: '/o/oauth2/v2/auth', token: '/token', jwks: '/oauth2/v3/certs', userinfo: '/v1/userinfo' },
     tokenAuthMethod: 'client_secret_basic',
     scopes: ['openid', 'email', 'profile', 'offline_access'],
+    // `hd` limits the chooser to a Workspace domain (`*`: any Workspace account).
+    extraParams: ['hd', 'access_type', 'include_granted_scopes'],
     claims: { openid: ['sub', 'hd'], email: ['email', 'email_verified'], profile: ['name', 'given_name', 'family_name', 'picture'] },
     claimsOf: (a, picture) => ({
       email: a.email,

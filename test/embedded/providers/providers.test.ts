@@ -158,6 +158,13 @@ describe('the choose-account page', () => {
     expect(html).not.toMatch(/<button[^>]*autofocus/);
   });
 
+  it("Google's hd shows only that Workspace domain's accounts", async () => {
+    const { html } = await page('google', { hd: 'workspace.example' });
+    expect(html).toContain('data-email="katherine@workspace.example"');
+    expect(html).not.toContain('data-email="ada@example.com"');
+    expect(fakes.lastAuthorizationRequest('google')).toMatchObject({ hd: 'workspace.example', client_id: fakes.google.clientId });
+  });
+
   it('adds an account chosen by address and signs it in', async () => {
     const { claims } = await signIn(fakes, 'dropbox', { email: 'added.here@example.com', name: 'Added Here' });
     expect(claims).toMatchObject({ email: 'added.here@example.com', given_name: 'Added', family_name: 'Here' });

@@ -37,6 +37,8 @@ export function useScreenStack(options: {
   /** Prefix of the temporary build directory. */
   name: string;
   rateLimits?: Partial<Record<RateLimitScope, Partial<RateLimitSetting>>>;
+  /** The embedded Google, Microsoft, Dropbox and Apple too (startStack's `socialProviders`): `stack.providers`. */
+  socialProviders?: boolean;
 }): ScreenStack {
   let build: ReturnType<typeof buildAssets> | undefined;
   let stack: Stack | undefined;
@@ -45,7 +47,7 @@ export function useScreenStack(options: {
   beforeAll(async () => {
     build = buildAssets(options.name);
     if (options.rateLimits) configureRateLimits(options.rateLimits);
-    stack = await startStack({ env: { ASSETS_DIR: build.assetsDir } });
+    stack = await startStack({ env: { ASSETS_DIR: build.assetsDir }, socialProviders: options.socialProviders });
     browser = await launchBrowser();
   });
 

@@ -6,10 +6,35 @@ import { parse as parseYaml } from 'yaml';
 export interface Hook {
   hook: string;
 }
+/**
+ * One social sign-in provider, in Kratos's keys (selfservice/strategy/oidc/provider_config.go). The
+ * stand-in reads `issuer_url` for every type (Kratos builds Google's, Apple's and Microsoft's hosts in),
+ * so its fakes can stand for them, and ignores `mapper_url`: it maps claims itself (oidc/mappers.ts).
+ */
 export interface OidcProvider {
   id: string;
   provider?: string;
   label?: string;
+  client_id?: string;
+  client_secret?: string;
+  issuer_url?: string;
+  scope?: string[];
+  microsoft_tenant?: string;
+  subject_source?: string;
+  apple_team_id?: string;
+  apple_private_key_id?: string;
+  apple_private_key?: string;
+  additional_id_token_audiences?: string[];
+  pkce?: 'auto' | 'force' | 'never';
+  claims_source?: 'id_token' | 'userinfo';
+  mapper_url?: string;
+  requested_claims?: unknown;
+}
+
+/** `after` of a flow, per method (`password`, `oidc`) or for all (`hooks`). */
+export interface AfterHooks {
+  default_browser_return_url?: string;
+  hooks?: Hook[];
 }
 export interface TokenizerTemplate {
   ttl?: string;
@@ -37,7 +62,7 @@ export interface IdentityConfig {
       profile: { enabled: boolean };
       code: { enabled: boolean; config: { lifespan: string; max_submissions: number } };
       link: { enabled: boolean; config: { lifespan: string } };
-      oidc: { enabled: boolean; config: { providers: OidcProvider[] } };
+      oidc: { enabled: boolean; config: { base_redirect_uri?: string; providers: OidcProvider[] } };
     };
     flows: {
       error: { ui_url: string };
@@ -45,14 +70,14 @@ export interface IdentityConfig {
         ui_url: string;
         lifespan: string;
         /** `hooks` (all methods) and `password.hooks` (which, when set, replace them); read: require_verified_address. */
-        after: { default_browser_return_url?: string; hooks?: Hook[]; password?: { default_browser_return_url?: string; hooks?: Hook[] } };
+        after: AfterHooks & { password?: AfterHooks; oidc?: AfterHooks };
       };
       registration: {
         enabled: boolean;
         ui_url: string;
         lifespan: string;
         style: 'profile_first' | 'unified';
-        after: { default_browser_return_url?: string; password: { default_browser_return_url?: string; hooks: Hook[] } };
+        after: AfterHooks & { password: { default_browser_return_url?: string; hooks: Hook[] }; oidc?: AfterHooks };
       };
       settings: { ui_url: string; lifespan: string; privileged_session_max_age: string; after: { default_browser_return_url?: string } };
       recovery: { enabled: boolean; ui_url: string; lifespan: string; use: 'code' | 'link'; notify_unknown_recipients: boolean };

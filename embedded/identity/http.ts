@@ -33,6 +33,8 @@ export interface Ctx {
   body: () => Promise<Record<string, unknown>>;
   /** Per-request state owned by csrf.ts */
   csrfToken?: Buffer;
+  /** The ory_kratos_continuity entries this answer writes (continuity.ts) */
+  continuity?: Record<string, string>;
 }
 
 const MAX_BODY = 1024 * 1024;

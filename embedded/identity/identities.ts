@@ -59,10 +59,32 @@ export function syncAddresses(svc: Service, i: StoredIdentity): void {
         updated_at: now,
       },
   );
+  // Kratos's credentials schema extension: every identity gets a `password` credential holding its
+  // identifiers, with an empty config until a password is set (a social sign-up has one too), so an
+  // identifier is unique whichever way the identity signs in.
+  const identifiers = values(passwordIdentifierTraits(svc.schema));
   const pw = i.credentials.password;
-  if (pw) {
-    pw.identifiers = values(passwordIdentifierTraits(svc.schema));
-  }
+  if (pw) pw.identifiers = identifiers;
+  else if (identifiers.length) i.credentials.password = { type: 'password', identifiers, config: {}, version: 0, created_at: now, updated_at: now };
+}
+
+/** Whether the identity has a password to sign in with (not only the identifiers' empty credential). */
+export function hasPassword(i: StoredIdentity): boolean {
+  const pw = i.credentials.password;
+  return Boolean(pw && pw.identifiers.join('') !== '' && typeof pw.config.hashed_password === 'string' && pw.config.hashed_password !== '');
+}
+
+/**
+ * CountActiveFirstFactorCredentials of the password and oidc strategies: a password that is set, and
+ * each linked provider whose `<provider>:<subject>` identifier is present.
+ */
+export function countFirstFactors(i: StoredIdentity): number {
+  const oidc = i.credentials.oidc;
+  const providers = (oidc?.config.providers ?? []) as { provider?: string; subject?: string }[];
+  const linked = providers.filter(
+    (p) => (p.provider ?? '').length > 1 && (p.subject ?? '').length > 1 && oidc!.identifiers.includes(`${p.provider}:${p.subject}`),
+  ).length;
+  return (hasPassword(i) ? 1 : 0) + linked;
 }
 
 export function setPasswordCredential(svc: Service, i: StoredIdentity, hashed: string): void {

@@ -8,7 +8,8 @@ import { Courier } from './courier.ts';
 import { Csrf, csrfCookieName } from './csrf.ts';
 import { KratosError } from './errors.ts';
 import { isJSONRequest, makeBodyReader, parseCookies, redirect, writeReply, type Ctx, type Reply } from './http.ts';
-import { adminRoutes, mailboxRoute, match, publicRoutes, storeBrowserError, type Route } from './routes.ts';
+import { storeBrowserError } from './error-ui.ts';
+import { adminRoutes, mailboxRoute, match, publicRoutes, type Route } from './routes.ts';
 import { loadSchema, type IdentitySchema } from './schema.ts';
 import type { Service } from './service.ts';
 import { systemClock, type Clock } from '../clock.ts';
@@ -137,11 +138,11 @@ const notFound = () => new KratosError(404, {});
 
 /**
  * The public paths v1.3.1 registers with nosurf's IgnorePath/IgnoreGlob (flow submits and API inits,
- * the API logout, whoami and /sessions, /schemas/*): the middleware issues no anti-CSRF cookie there,
- * though a handler may (a new flow, a new session).
+ * the API logout, Apple's social sign-in callback, whoami and /sessions, /schemas/*): the middleware
+ * issues no anti-CSRF cookie there, though a handler may (a new flow, a new session).
  */
 const NOSURF_IGNORED =
-  /^\/(self-service\/(login|registration|settings|recovery|verification)(\/api)?|self-service\/logout\/api|sessions(\/[^/]+(\/extend)?)?|schemas\/[^/]+)$/;
+  /^\/(self-service\/(login|registration|settings|recovery|verification)(\/api)?|self-service\/logout\/api|self-service\/methods\/oidc\/callback\/apple|sessions(\/[^/]+(\/extend)?)?|schemas\/[^/]+)$/;
 
 async function dispatch(svc: Service, listener: 'public' | 'admin', req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ctx = makeCtx(req, svc.schema);

@@ -17,10 +17,14 @@ import {
   submitFlowId,
   type Flow,
 } from './flows.ts';
+import { completeLogin } from './login-complete.ts';
+import { configuredProviders, providerLabel } from './oidc/config.ts';
+import { duplicateOf, linkingNodes } from './oidc/linking.ts';
+import { isOidcSubmit, startOidc } from './oidc/start.ts';
 import { verifyPassword } from './password.ts';
 import { passwordIdentifierTraits } from './schema.ts';
 import type { Service } from './service.ts';
-import { currentSession, issueSession, serializeSession, type Current } from './sessions.ts';
+import { currentSession, type Current } from './sessions.ts';
 import type { StoredIdentity } from './store.ts';
 
 function identifierLabel(svc: Service) {
@@ -29,20 +33,12 @@ function identifierLabel(svc: Service) {
   return title ? msg(1070002, { title }) : msg(1070004);
 }
 
-function providers(svc: Service) {
-  return svc.config.selfservice.methods.oidc.enabled ? svc.config.selfservice.methods.oidc.config.providers : [];
-}
-
-export function providerLabel(p: { id: string; label?: string }): string {
-  return p.label ?? p.id.charAt(0).toUpperCase() + p.id.slice(1);
-}
-
 export function loginNodes(svc: Service, refreshOf?: StoredIdentity): UiNode[] {
   const nodes: UiNode[] = [];
   const linked = refreshOf?.credentials.oidc
     ? ((refreshOf.credentials.oidc.config.providers as { provider: string }[] | undefined) ?? []).map((p) => p.provider)
     : [];
-  for (const p of providers(svc)) {
+  for (const p of configuredProviders(svc)) {
     if (refreshOf && !linked.includes(p.id)) continue;
     const label = providerLabel(p);
     nodes.push(input('provider', 'submit', 'oidc', { value: p.id, label: msg(1010002, { provider: label, provider_id: p.id }) }));
@@ -57,16 +53,6 @@ export function loginNodes(svc: Service, refreshOf?: StoredIdentity): UiNode[] {
   nodes.push(input('password', 'password', 'password', { required: true, autocomplete: 'current-password', label: msg(1070001) }));
   nodes.push(input('method', 'submit', 'password', { value: 'password', label: msg(refreshOf ? 1010001 : 1010022) }));
   return sortNodes(nodes, LOGIN_GROUPS, ['csrf_token', 'identifier', 'password']);
-}
-
-/**
- * The login hooks that apply to a password sign-in: `after.password.hooks` when that list has any,
- * else `after.hooks` (Kratos's method hooks replace the global ones, never merge with them).
- */
-function loginHooks(svc: Service): string[] {
-  const after = svc.config.selfservice.flows.login.after;
-  const list = after.password?.hooks?.length ? after.password.hooks : (after.hooks ?? []);
-  return list.map((h) => h.hook);
 }
 
 export const serializeLogin = (svc: Service, ctx: Ctx, f: Flow) => serializeFlow(svc, ctx, f);
@@ -129,6 +115,9 @@ function formError(svc: Service, ctx: Ctx, f: Flow): Reply {
 
 function resetForm(f: Flow, svc: Service, cur: Current | undefined): void {
   f.ui.nodes = loginNodes(svc, f.refresh ? cur?.identity : undefined);
+  // An account-linking flow keeps its form (v1.3.1 only resets the password and sets the identifier).
+  const dup = duplicateOf(f);
+  if (dup) f.ui.nodes = linkingNodes(f.ui.nodes, dup);
   setUiMessages(f, f.refresh ? [msg(1010003)] : []);
 }
 
@@ -153,16 +142,15 @@ export async function submitLogin(svc: Service, ctx: Ctx): Promise<Reply> {
     throw expiredOnSubmit(svc, f, nf.id);
   }
   const body = await ctx.body();
+  // The oidc strategy answers a submit with a provider (and method oidc or none); v1.3.1 checks no
+  // anti-CSRF token there.
+  if (isOidcSubmit(body)) return startOidc(svc, ctx, f, body);
   if (f.type === 'browser') svc.csrf.verifyBody(ctx, body.csrf_token);
   const method = str(body.method);
   const storedNodes = f.ui.nodes;
   resetForm(f, svc, cur);
   if (body.transient_payload !== undefined) f.transient_payload = body.transient_payload;
   if (method !== 'password') {
-    if (method === 'oidc' || (method === undefined && body.provider !== undefined)) {
-      const p = str(body.provider) ?? '';
-      throw new KratosError(404, { reason: `OpenID Connect Provider "${p}" is unknown or has not been configured` });
-    }
     setUiMessages(f, [msg(4010002)]);
     return formError(svc, ctx, f);
   }
@@ -189,42 +177,5 @@ export async function submitLogin(svc: Service, ctx: Ctx): Promise<Reply> {
     setUiMessages(f, [msg(4000006)]);
     return formError(svc, ctx, f);
   }
-  if (identity.state !== 'active') {
-    // v1.3.1 refuses to activate the session (session.ErrIdentityDisabled): an error, not a form error —
-    // JSON 401, a browser to the error UI.
-    throw new KratosError(401, { reason: 'This account was disabled.', details: { identity_id: identity.id }, message: 'identity is disabled' });
-  }
-  if (loginHooks(svc).includes('require_verified_address') && !identity.verifiable_addresses.some((a) => a.verified)) {
-    // v1.3.1's require_verified_address hook (password sign-ins only): no session, and the flow, still
-    // usable, comes back with 4000010 as its only message (node messages reset too); the nodes are
-    // the ones stored before this submit, as Kratos's success path had not touched them.
-    if (identity.verifiable_addresses.length === 0) {
-      throw new KratosError(500, {
-        reason: 'A misconfiguration prevents login. Expected to find a verification address but this identity does not have one assigned.',
-      });
-    }
-    f.ui.nodes = storedNodes;
-    for (const n of f.ui.nodes) n.messages = [];
-    f.active = 'password';
-    setUiMessages(f, [msg(4000010)]);
-    return formError(svc, ctx, f);
-  }
-  const api = f.type === 'api';
-  const session = issueSession(svc, ctx, identity, 'password', cur, { cookie: !api });
-  f.active = 'password';
-  f.state = 'passed_challenge';
-  saveFlow(svc, f);
-  // An API flow (v1.3.1 login/hook.go): the session token in the body, no cookie, no continue_with items.
-  if (api) return json(200, { session_token: session.token, session: serializeSession(svc, session, identity), continue_with: null });
-  const target = returnUrl(
-    svc,
-    f,
-    svc.config.selfservice.flows.login.after.password?.default_browser_return_url,
-    svc.config.selfservice.flows.login.after.default_browser_return_url,
-  );
-  if (!ctx.isJSON) return redirect(303, target);
-  return json(200, {
-    session: serializeSession(svc, session, identity),
-    continue_with: [{ action: 'redirect_browser_to', redirect_browser_to: target }],
-  });
+  return completeLogin(svc, ctx, f, identity, { method: 'password', previous: cur, storedNodes });
 }

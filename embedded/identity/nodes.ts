@@ -74,9 +74,18 @@ export function traitNodes(schema: IdentitySchema, group: string, values: Record
   });
 }
 
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 const isMethod = (n: UiNode) => n.attributes.name === 'method' || n.attributes.name === 'screen';
 
-/** Stable sort by group order, then by key order within groups, `method` submit last in its group. */
+/** Go's fmt "%v" of a node's value, which Kratos compares when two nodes of a group share a key position. */
+const valueText = (n: UiNode): string => (n.attributes.value === undefined || n.attributes.value === null ? '<nil>' : String(n.attributes.value));
+
+/**
+ * Sort by group order, then by key order within groups, `method` submit last in its group; nodes of the
+ * same position by their value, as Kratos's SortBySchema does (so provider buttons end up in the order
+ * of their ids), then as they came.
+ */
 export function sortNodes(nodes: UiNode[], groups: string[], keys: string[]): UiNode[] {
   const gi = (n: UiNode) => {
     const i = groups.indexOf(n.group);
@@ -89,7 +98,7 @@ export function sortNodes(nodes: UiNode[], groups: string[], keys: string[]): Ui
   };
   return nodes
     .map((n, i) => ({ n, i }))
-    .sort((a, b) => gi(a.n) - gi(b.n) || ki(a.n) - ki(b.n) || a.i - b.i)
+    .sort((a, b) => gi(a.n) - gi(b.n) || ki(a.n) - ki(b.n) || compareText(valueText(a.n), valueText(b.n)) || a.i - b.i)
     .map((x) => x.n);
 }
 

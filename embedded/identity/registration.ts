@@ -1,5 +1,5 @@
 // Registration flow (contract §5.2, §5.3, §7): styles profile_first (two steps) and unified.
-import { errors, KratosError } from './errors.ts';
+import { errors } from './errors.ts';
 import { json, redirect, str, type Ctx, type Reply } from './http.ts';
 import { expiredMessage, msg, type UiText } from './messages.ts';
 import { csrfNode, input, traitNodes, type UiNode } from './nodes.ts';
@@ -17,22 +17,22 @@ import {
   submitFlowId,
   type Flow,
 } from './flows.ts';
-import { newIdentity, passwordIdentifier, publicIdentity, setPasswordCredential } from './identities.ts';
-import { providerLabel } from './login.ts';
+import { newIdentity, passwordIdentifier, setPasswordCredential } from './identities.ts';
+import { configuredProviders, providerLabel } from './oidc/config.ts';
 import { checkPassword, hashPassword } from './password.ts';
 import { coerceTraits, normalizeTraits, validateTraits, type TraitErrors } from './schema.ts';
 import type { Service } from './service.ts';
-import { currentSession, issueSession, serializeSession } from './sessions.ts';
-import { startVerificationFor } from './verification.ts';
+import { currentSession } from './sessions.ts';
+import { isOidcSubmit, startOidc } from './oidc/start.ts';
+import { completeRegistration } from './registration-complete.ts';
 
 type Layout = 'profile' | 'credential' | 'unified';
 
+/** The provider buttons, in the order Kratos's sort leaves them: by provider id. */
 function oidcNodes(svc: Service): UiNode[] {
-  const o = svc.config.selfservice.methods.oidc;
-  if (!o.enabled) return [];
-  return o.config.providers.map((p) =>
-    input('provider', 'submit', 'oidc', { value: p.id, label: msg(1040002, { provider: providerLabel(p), provider_id: p.id }) }),
-  );
+  return [...configuredProviders(svc)]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((p) => input('provider', 'submit', 'oidc', { value: p.id, label: msg(1040002, { provider: providerLabel(p), provider_id: p.id }) }));
 }
 
 /** How the credential step lists its hidden traits: which keys (those posted with the profile step), and whether an error re-sorted them. */
@@ -82,7 +82,7 @@ const firstLayout = (svc: Service): Layout => (svc.config.selfservice.flows.regi
 
 export const serializeRegistration = (svc: Service, ctx: Ctx, f: Flow) => serializeFlow(svc, ctx, f);
 
-function createRegistrationFlow(svc: Service, ctx: Ctx): Flow {
+export function createRegistrationFlow(svc: Service, ctx: Ctx): Flow {
   const f = newFlow(svc, ctx, 'registration', registrationNodes(svc, firstLayout(svc), {}));
   f.internal.layout = firstLayout(svc);
   return f;
@@ -152,6 +152,9 @@ export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply>
     throw expiredOnSubmit(svc, f, nf.id);
   }
   const body = await ctx.body();
+  // The oidc strategy answers a submit with a provider (and method oidc or none); v1.3.1 checks no
+  // anti-CSRF token there.
+  if (isOidcSubmit(body)) return startOidc(svc, ctx, f, body);
   const method = str(body.method);
   const screen = str(body.screen);
   const hasTraits = typeof body.traits === 'object' && body.traits !== null;
@@ -198,10 +201,6 @@ export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply>
     return formReply(svc, ctx, f, 303);
   }
 
-  if (method === 'oidc' || (method === undefined && body.provider !== undefined)) {
-    throw new KratosError(404, { reason: `OpenID Connect Provider "${str(body.provider) ?? ''}" is unknown or has not been configured` });
-  }
-
   if (method !== 'password') {
     setLayout(svc, f, (f.internal.layout as Layout) ?? firstLayout(svc), traits, undefined, undefined, [msg(4010003)]);
     return formReply(svc, ctx, f);
@@ -239,39 +238,5 @@ export async function submitRegistration(svc: Service, ctx: Ctx): Promise<Reply>
   setLayout(svc, f, credentialLayout, norm);
   saveFlow(svc, f);
 
-  const hooks = svc.config.selfservice.flows.registration.after.password.hooks.map((h) => h.hook);
-  const session = hooks.includes('session') ? issueSession(svc, ctx, identity, 'password') : undefined;
-  const target = returnUrl(
-    svc,
-    f,
-    svc.config.selfservice.flows.registration.after.password.default_browser_return_url,
-    svc.config.selfservice.flows.registration.after.default_browser_return_url,
-  );
-  // v1.3.1's order: redirect_browser_to first (added before the post-persist hooks run), then one
-  // show_verification_ui item per unverified address from the verification hook, which runs whenever
-  // verification is enabled (the show_verification_ui hook only picks the browser's redirect). Newer
-  // Kratos lists show_verification_ui only with that hook configured.
-  const continueWith: unknown[] = [{ action: 'redirect_browser_to', redirect_browser_to: target }];
-  let verificationUi: string | undefined;
-  if (svc.config.selfservice.flows.verification.enabled) {
-    const flows = startVerificationFor(
-      svc,
-      ctx,
-      identity,
-      identity.verifiable_addresses.filter((a) => !a.verified),
-      f,
-    );
-    for (const { flow, address } of flows) {
-      const url = flowUiUrl(svc, 'verification', flow.id);
-      continueWith.push({ action: 'show_verification_ui', flow: { id: flow.id, verifiable_address: address, url } });
-      if (hooks.includes('show_verification_ui')) verificationUi = url;
-    }
-  }
-  const fresh = svc.store.getIdentity(identity.id) ?? identity;
-  if (!ctx.isJSON) return redirect(303, verificationUi ?? target);
-  const out: Record<string, unknown> = {};
-  if (session) out.session = serializeSession(svc, session, fresh);
-  out.identity = publicIdentity(svc, fresh);
-  out.continue_with = continueWith;
-  return json(200, out);
+  return completeRegistration(svc, ctx, f, identity, 'password');
 }

@@ -18,11 +18,36 @@ export function postHookRequestUrl(parentRequestUrl: string): string {
   const after = q.get('after_verification_return_to');
   if (after) q.set('return_to', after);
   q.delete('after_verification_return_to');
-  const goEscape = (v: string) =>
-    encodeURIComponent(v)
-      .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-      .replace(/%20/g, '+');
+  const query = goEncodeQuery(q);
+  return `${u.origin}${u.pathname}${query ? `?${query}` : ''}`;
+}
+
+/** Go's url.QueryEscape: everything but letters, digits and -_.~ is escaped, a space is "+". */
+export const goQueryEscape = (v: string): string =>
+  encodeURIComponent(v)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+
+/** Go's url.Values.Encode: keys sorted, each key's values in order. */
+export function goEncodeQuery(q: URLSearchParams): string {
   const keys = [...new Set(q.keys())].sort();
-  const query = keys.flatMap((k) => q.getAll(k).map((v) => `${goEscape(k)}=${goEscape(v)}`)).join('&');
+  return keys.flatMap((k) => q.getAll(k).map((v) => `${goQueryEscape(k)}=${goQueryEscape(v)}`)).join('&');
+}
+
+/**
+ * x.TakeOverReturnToParameter: the return_to of one flow's request_url set on another's (the query then
+ * re-encoded as Go does); unchanged when the first has none.
+ */
+export function takeOverReturnTo(from: string, to: string): string {
+  let rt: string | null = null;
+  try {
+    rt = new URL(from).searchParams.get('return_to');
+  } catch {
+    return to;
+  }
+  if (!rt) return to;
+  const u = new URL(to);
+  u.searchParams.set('return_to', rt);
+  const query = goEncodeQuery(u.searchParams);
   return `${u.origin}${u.pathname}${query ? `?${query}` : ''}`;
 }

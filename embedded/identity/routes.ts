@@ -11,6 +11,7 @@ import { json, redirect, type Ctx, type Reply } from './http.ts';
 import { getFlowHandler } from './flows.ts';
 import { createApiLogin, createBrowserLogin, serializeLogin, submitLogin } from './login.ts';
 import { createBrowserLogout, performNativeLogout, updateLogout } from './logout.ts';
+import { CALLBACK_ROUTES, oidcCallback } from './oidc/callback.ts';
 import { createBrowserRecovery, serializeRecovery, submitRecovery } from './recovery.ts';
 import { createBrowserRegistration, serializeRegistration, submitRegistration } from './registration.ts';
 import type { Service } from './service.ts';
@@ -29,11 +30,6 @@ export interface Route {
 }
 
 const VERSION = 'v26.2.0-embedded';
-
-/** A time as Go's encoding/json writes it (RFC 3339, fraction without trailing zeros; none when whole). */
-function goTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
-}
 
 /** Go's zero time.Time, which v1.3.1's stub error carries as created_at/updated_at. */
 const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
@@ -101,6 +97,8 @@ export const publicRoutes: Route[] = [
   { methods: ['GET'], pattern: '/self-service/logout', handler: updateLogout, browserErrors: true },
   { methods: ['DELETE'], pattern: '/self-service/logout/api', handler: performNativeLogout },
   { methods: ['GET'], pattern: '/self-service/errors', handler: getFlowError },
+  { methods: ['GET', 'POST'], pattern: CALLBACK_ROUTES.provider, handler: oidcCallback },
+  { methods: ['GET'], pattern: CALLBACK_ROUTES.generic, handler: oidcCallback },
   { methods: ['GET', 'POST', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'], pattern: '/sessions/whoami', handler: whoami },
   { methods: ['GET'], pattern: '/sessions', handler: listMySessions },
   { methods: ['DELETE'], pattern: '/sessions', handler: disableMyOtherSessions },
@@ -180,16 +178,4 @@ export function match(routes: Route[], method: string, path: string): Match {
     return { route: r, params, methodMismatch: false };
   }
   return { params: {}, methodMismatch };
-}
-
-/**
- * Stores a browser-flow error for the error UI, in v1.3.1's field order (id, error, created_at,
- * updated_at); the herodot error alone, without the request id or the extra members of the JSON answer.
- */
-export function storeBrowserError(svc: Service, e: KratosError): string {
-  const id = randomUUID();
-  // Kratos's store stamps rows at microsecond precision; the clock here has milliseconds.
-  const now = goTime(svc.clock.now());
-  svc.store.saveError(id, { id, error: e.toGeneric(), created_at: now, updated_at: now });
-  return id;
 }

@@ -114,23 +114,29 @@ export function currentSession(svc: Service, ctx: Ctx): Current | undefined {
   return undefined;
 }
 
+export interface IssueOptions {
+  /** false: an API flow's session, a token only. */
+  cookie?: boolean;
+  /** The social sign-in provider of this method (its AMR entry names it). */
+  provider?: string;
+  /** Methods completed along with it (account linking adds `oidc` after the password). */
+  alsoCompleted?: string[];
+}
+
 /** Creates (or, for a refresh of the same identity, re-authenticates) a session and sets the cookie. */
-export function issueSession(
-  svc: Service,
-  ctx: Ctx,
-  identity: StoredIdentity,
-  method: string,
-  previous?: Current,
-  options: { cookie?: boolean } = {},
-): StoredSession {
+export function issueSession(svc: Service, ctx: Ctx, identity: StoredIdentity, method: string, previous?: Current, options: IssueOptions = {}): StoredSession {
   const now = new Date(svc.clock.now());
   const nowS = now.toISOString();
   const lifespan = durationMs(svc.config.session.lifespan, 24 * 3600_000);
+  const completed: StoredSession['authentication_methods'] = [
+    { method, aal: 'aal1', completed_at: nowS, ...(options.provider ? { provider: options.provider } : {}) },
+    ...(options.alsoCompleted ?? []).map((m) => ({ method: m, aal: 'aal1', completed_at: nowS })),
+  ];
   let s: StoredSession;
   if (previous && previous.identity.id === identity.id) {
     s = previous.session;
     s.authenticated_at = nowS;
-    s.authentication_methods.push({ method, aal: 'aal1', completed_at: nowS });
+    s.authentication_methods.push(...completed);
     s.expires_at = new Date(now.getTime() + lifespan).toISOString();
   } else {
     s = {
@@ -143,7 +149,7 @@ export function issueSession(
       authenticated_at: nowS,
       issued_at: nowS,
       aal: 'aal1',
-      authentication_methods: [{ method, aal: 'aal1', completed_at: nowS }],
+      authentication_methods: completed,
       devices: [{ id: randomUUID(), ip_address: ctx.ip, user_agent: ctx.userAgent, location: '' }],
     };
   }

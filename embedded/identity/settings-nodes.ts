@@ -2,14 +2,16 @@
 // unlink buttons when providers are configured (unlink only while another first factor remains).
 import { msg, type UiText } from './messages.ts';
 import { csrfNode, input, SETTINGS_GROUPS, sortNodes, traitNodes, type UiNode } from './nodes.ts';
-import { providerLabel } from './login.ts';
+import { countFirstFactors } from './identities.ts';
+import { configuredProviders, linkedProviderIds, providerLabel } from './oidc/config.ts';
 import type { TraitErrors } from './schema.ts';
 import type { Service } from './service.ts';
 import type { StoredIdentity } from './store.ts';
 
-export function linkedProviders(i: StoredIdentity): string[] {
-  const ps = i.credentials.oidc?.config.providers as { provider: string }[] | undefined;
-  return (ps ?? []).map((p) => p.provider);
+/** The configured providers linked to the identity, in the order they were linked (linkedProviders). */
+export function linkedProviders(svc: Service, i: StoredIdentity): string[] {
+  const configured = configuredProviders(svc).map((p) => p.id);
+  return linkedProviderIds(i.credentials).filter((id) => configured.includes(id));
 }
 
 export function settingsNodes(svc: Service, i: StoredIdentity, traits: Record<string, unknown> = i.traits, errs?: TraitErrors, pwMsg?: UiText): UiNode[] {
@@ -24,17 +26,17 @@ export function settingsNodes(svc: Service, i: StoredIdentity, traits: Record<st
     pw,
     input('method', 'submit', 'password', { value: 'password', label: msg(1070003) }),
   ];
-  const oidc = svc.config.selfservice.methods.oidc;
-  if (oidc.enabled) {
-    const linked = linkedProviders(i);
-    const firstFactors = (i.credentials.password ? 1 : 0) + linked.length;
-    for (const p of oidc.config.providers) {
-      if (!linked.includes(p.id)) nodes.push(input('link', 'submit', 'oidc', { value: p.id, label: msg(1050002, { provider: providerLabel(p) }) }));
-    }
-    if (firstFactors >= 2) {
-      for (const p of oidc.config.providers) {
-        if (linked.includes(p.id)) nodes.push(input('unlink', 'submit', 'oidc', { value: p.id, label: msg(1050003, { provider: providerLabel(p) }) }));
-      }
+  // PopulateSettingsMethod: a link button per configured provider not linked yet, and, while another
+  // first factor remains, an unlink button per linked one; the sort then orders them by provider id.
+  const providers = configuredProviders(svc);
+  const linkedIds = linkedProviderIds(i.credentials);
+  for (const p of providers) {
+    if (!linkedIds.includes(p.id)) nodes.push(input('link', 'submit', 'oidc', { value: p.id, label: msg(1050002, { provider: providerLabel(p) }) }));
+  }
+  if (countFirstFactors(i) > 1) {
+    for (const id of linkedProviders(svc, i)) {
+      const p = providers.find((x) => x.id === id)!;
+      nodes.push(input('unlink', 'submit', 'oidc', { value: p.id, label: msg(1050003, { provider: providerLabel(p) }) }));
     }
   }
   return sortNodes(nodes, SETTINGS_GROUPS, ['csrf_token', ...svc.schema.props.map(([n]) => `traits.${n}`), 'password']);

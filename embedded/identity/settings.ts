@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { durationMs } from './config.ts';
 import { errors, KratosError } from './errors.ts';
-import { json, redirect, serializeCookie, str, type Ctx, type Reply } from './http.ts';
+import { consumeEntry, entry, setEntry, unsetEntry } from './continuity.ts';
+import { json, redirect, str, type Ctx, type Reply } from './http.ts';
 import { expiredMessage, msg, reasonMessage } from './messages.ts';
 import {
   checkReturnTo,
@@ -25,9 +26,11 @@ import { nowIso, type Service } from './service.ts';
 import { currentSession, setSessionCookie, type Current } from './sessions.ts';
 import type { StoredIdentity } from './store.ts';
 import { startVerificationFor } from './verification.ts';
-import { linkedProviders, settingsNodes } from './settings-nodes.ts';
+import { settingsNodes } from './settings-nodes.ts';
+import { settingsOidc } from './oidc/settings-link.ts';
 
-const CONTINUITY = 'ory_kratos_continuity';
+/** The settings flow's entry in the ory_kratos_continuity cookie: the parked change's key. */
+const CONTINUITY = 'ory_kratos_settings';
 
 export function serializeSettings(svc: Service, ctx: Ctx, f: Flow): Record<string, unknown> {
   const i = f.identity_id ? svc.store.getIdentity(f.identity_id) : undefined;
@@ -57,23 +60,12 @@ export async function createBrowserSettings(svc: Service, ctx: Ctx): Promise<Rep
   return json(200, serializeSettings(svc, ctx, f));
 }
 
-function isPrivileged(svc: Service, cur: Current): boolean {
+export function isPrivileged(svc: Service, cur: Current): boolean {
   const max = durationMs(svc.config.selfservice.flows.settings.privileged_session_max_age, 3600_000);
   return new Date(cur.session.authenticated_at).getTime() + max > svc.clock.now();
 }
 
-/**
- * The ory_kratos_continuity cookie as v1.3.1 writes it (a gorilla session container: Expires and
- * Max-Age of 30 days), whether it parks a change or was just emptied by a save.
- */
-function continuityCookie(svc: Service, ctx: Ctx, key: string): void {
-  const maxAge = 30 * 24 * 3600;
-  ctx.setCookies.push(
-    serializeCookie(CONTINUITY, key, { path: '/', expires: new Date(svc.clock.now() + maxAge * 1000), maxAge, httpOnly: true, sameSite: 'Lax' }),
-  );
-}
-
-function needsReauth(svc: Service, ctx: Ctx, f: Flow, pending: Record<string, unknown>): Reply {
+export function needsReauth(svc: Service, ctx: Ctx, f: Flow, pending: Record<string, unknown>): Reply {
   const back = `${svc.publicUrl}/self-service/settings?flow=${f.id}`;
   const url = `${svc.publicUrl}/self-service/login/browser?refresh=true&return_to=${encodeURIComponent(back)}`;
   // Park the change (continuity) and apply it when the browser comes back after re-authentication;
@@ -82,7 +74,7 @@ function needsReauth(svc: Service, ctx: Ctx, f: Flow, pending: Record<string, un
   f.internal.pending = pending;
   f.internal.continuity = key;
   saveFlow(svc, f);
-  continuityCookie(svc, ctx, key);
+  setEntry(svc, ctx, CONTINUITY, key);
   if (!ctx.isJSON) return redirect(303, url);
   throw new KratosError(403, {
     id: 'session_refresh_required',
@@ -112,7 +104,7 @@ function verifyPendingAddresses(svc: Service, ctx: Ctx, f: Flow, identity: Store
   }));
 }
 
-function success(svc: Service, ctx: Ctx, f: Flow, cur: Current, identity: StoredIdentity): Reply {
+export function settingsSuccess(svc: Service, ctx: Ctx, f: Flow, cur: Current, identity: StoredIdentity): Reply {
   const shown = verifyPendingAddresses(svc, ctx, f, identity);
   f.state = 'success';
   f.ui.nodes = settingsNodes(svc, identity);
@@ -125,7 +117,7 @@ function success(svc: Service, ctx: Ctx, f: Flow, cur: Current, identity: Stored
   delete f.internal.continuity;
   saveFlow(svc, f);
   f.continue_with = [...shown, { action: 'redirect_browser_to', redirect_browser_to: target }];
-  if (ctx.cookies[CONTINUITY]) continuityCookie(svc, ctx, randomBytes(24).toString('base64url'));
+  unsetEntry(svc, ctx, CONTINUITY);
   setSessionCookie(svc, ctx, cur.session);
   if (!ctx.isJSON) return redirect(303, target);
   return json(200, serializeSettings(svc, ctx, f));
@@ -156,14 +148,14 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
   }
   let body: Record<string, unknown>;
   if (ctx.method === 'GET') {
-    const key = ctx.cookies[CONTINUITY];
+    const key = entry(svc, ctx, CONTINUITY);
     if (!f.internal.pending || !key || key !== f.internal.continuity || !isPrivileged(svc, cur)) {
       return redirect(303, flowUiUrl(svc, 'settings', f.id));
     }
     body = f.internal.pending as Record<string, unknown>;
     delete f.internal.pending;
     delete f.internal.continuity;
-    ctx.setCookies.push(serializeCookie(CONTINUITY, '', { path: '/', maxAge: 0, expires: new Date(0), httpOnly: true, sameSite: 'Lax' }));
+    consumeEntry(svc, ctx, CONTINUITY);
     ctx.isJSON = false;
   } else {
     body = await ctx.body();
@@ -217,7 +209,7 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
       setUiMessages(f, [msg(4000007)]);
       return formReply(svc, ctx, f);
     }
-    return success(svc, ctx, f, cur, svc.store.getIdentity(identity.id)!);
+    return settingsSuccess(svc, ctx, f, cur, svc.store.getIdentity(identity.id)!);
   }
 
   if (method === 'password') {
@@ -236,48 +228,12 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
     setPasswordCredential(svc, identity, await hashPassword(password, svc.config.hashers.argon2));
     identity.updated_at = nowIso(svc);
     svc.store.saveIdentity(identity);
-    return success(svc, ctx, f, cur, identity);
+    return settingsSuccess(svc, ctx, f, cur, identity);
   }
 
-  if (method === 'oidc') {
-    f.active = 'oidc';
-    const link = str(body.link);
-    const unlink = str(body.unlink);
-    if (link && unlink) {
-      setUiMessages(f, [reasonMessage('it is not possible to link and unlink providers in the same request')]);
-      return formReply(svc, ctx, f);
-    }
-    if (!isPrivileged(svc, cur)) return needsReauth(svc, ctx, f, pending);
-    const providers = svc.config.selfservice.methods.oidc.enabled ? svc.config.selfservice.methods.oidc.config.providers.map((p) => p.id) : [];
-    const linked = linkedProviders(identity);
-    if (link) {
-      if (!providers.includes(link) || linked.includes(link)) {
-        setUiMessages(f, [reasonMessage('can not link unknown or already existing OpenID Connect connection')]);
-        return formReply(svc, ctx, f);
-      }
-      // The upstream round trip belongs to the social sign-in work; report it like Kratos would.
-      throw errors.locationChange(`${svc.publicUrl}/self-service/methods/oidc/auth/${f.id}?provider=${encodeURIComponent(link)}`);
-    }
-    if (unlink) {
-      const firstFactors = (identity.credentials.password ? 1 : 0) + linked.length;
-      if (!linked.includes(unlink)) {
-        setUiMessages(f, [reasonMessage('can not unlink non-existing OpenID Connect connection')]);
-        return formReply(svc, ctx, f);
-      }
-      if (firstFactors < 2) {
-        setUiMessages(f, [reasonMessage('can not unlink OpenID Connect connection because it is the last remaining first factor credential')]);
-        return formReply(svc, ctx, f);
-      }
-      const cred = identity.credentials.oidc!;
-      const ps = (cred.config.providers as { provider: string; subject: string }[]).filter((p) => p.provider !== unlink);
-      cred.config.providers = ps;
-      cred.identifiers = ps.map((p) => `${p.provider}:${p.subject}`);
-      if (ps.length === 0) delete identity.credentials.oidc;
-      identity.updated_at = nowIso(svc);
-      svc.store.saveIdentity(identity);
-      return success(svc, ctx, f, cur, identity);
-    }
-  }
+  // The oidc strategy answers any submit with `link` or `unlink` the profile and password ones left.
+  const answered = await settingsOidc(svc, ctx, f, cur, body, pending);
+  if (answered) return answered;
 
   setUiMessages(f, [msg(4010004)]);
   return formReply(svc, ctx, f);

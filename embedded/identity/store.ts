@@ -58,7 +58,8 @@ export interface StoredSession {
   authenticated_at: string;
   issued_at: string;
   aal: string;
-  authentication_methods: { method: string; aal: string; completed_at: string }[];
+  /** Kratos's AMR entries; `provider` for a social sign-in (omitempty). */
+  authentication_methods: { method: string; aal: string; completed_at: string; provider?: string }[];
   devices: { id: string; ip_address: string; user_agent: string; location: string }[];
 }
 

@@ -3,7 +3,7 @@
 import { hashPassword } from '../password.ts';
 import { errors, KratosError } from '../errors.ts';
 import { isUuid, json, type Ctx, type Reply } from '../http.ts';
-import { adminIdentity, newIdentity, setPasswordCredential, syncAddresses } from '../identities.ts';
+import { adminIdentity, hasPassword, newIdentity, setPasswordCredential, syncAddresses } from '../identities.ts';
 import { coerceTraits, normalizeEmail, normalizeTraits, validateTraits } from '../schema.ts';
 import { nowIso, type Service } from '../service.ts';
 import type { StoredIdentity } from '../store.ts';
@@ -207,8 +207,9 @@ export async function deleteCredentials(svc: Service, ctx: Ctx): Promise<Reply> 
   if (!known.includes(type)) throw errors.badRequest(`Unsupported credential type "${type}".`);
   if (type === 'code') throw errors.badRequest('You cannot remove the code credential directly.');
   const cred = i.credentials[type];
-  if (!cred) throw errors.notFound();
-  const firstFactors = ['password', 'oidc', 'saml'].filter((t) => i.credentials[t]).length;
+  // The identifiers-only password credential every identity has (identities.ts) is not one to remove.
+  if (!cred || (type === 'password' && !hasPassword(i))) throw errors.notFound();
+  const firstFactors = (hasPassword(i) ? 1 : 0) + ['oidc', 'saml'].filter((t) => i.credentials[t]).length;
   const nOidc = i.credentials.oidc?.identifiers.length ?? 0;
   if (type === 'oidc' || type === 'saml') {
     const identifier = ctx.query.get('identifier');

@@ -1,0 +1,51 @@
+// What follows a registration that created its identity (v1.3.1 registration.HookExecutor.
+// PostRegistrationHook), for the password and the oidc method: the return URL, the verification hook
+// (whenever verification is enabled), the method's hooks (`session`, `show_verification_ui`) and the answer.
+import { flowUiUrl, returnUrl, type Flow } from './flows.ts';
+import { json, redirect, type Ctx, type Reply } from './http.ts';
+import { publicIdentity } from './identities.ts';
+import type { Service } from './service.ts';
+import { issueSession, serializeSession } from './sessions.ts';
+import type { StoredIdentity } from './store.ts';
+import { startVerificationFor } from './verification.ts';
+
+/** A method's registration hooks: `after.<method>.hooks` when that list has any, else `after.hooks` (never merged). */
+export function registrationHooksOf(svc: Service, method: 'password' | 'oidc'): string[] {
+  const after = svc.config.selfservice.flows.registration.after;
+  const own = after[method]?.hooks;
+  return (own?.length ? own : (after.hooks ?? [])).map((h) => h.hook);
+}
+
+export function completeRegistration(svc: Service, ctx: Ctx, f: Flow, identity: StoredIdentity, method: 'password' | 'oidc', provider?: string): Reply {
+  const hooks = registrationHooksOf(svc, method);
+  const session = hooks.includes('session') ? issueSession(svc, ctx, identity, method, undefined, { provider }) : undefined;
+  const after = svc.config.selfservice.flows.registration.after;
+  const target = returnUrl(svc, f, after[method]?.default_browser_return_url, after.default_browser_return_url);
+  // v1.3.1's order: redirect_browser_to first (added before the post-persist hooks run), then one
+  // show_verification_ui item per unverified address from the verification hook, which runs whenever
+  // verification is enabled (the show_verification_ui hook only picks the browser's redirect). Newer
+  // Kratos lists show_verification_ui only with that hook configured.
+  const continueWith: unknown[] = [{ action: 'redirect_browser_to', redirect_browser_to: target }];
+  let verificationUi: string | undefined;
+  if (svc.config.selfservice.flows.verification.enabled) {
+    const flows = startVerificationFor(
+      svc,
+      ctx,
+      identity,
+      identity.verifiable_addresses.filter((a) => !a.verified),
+      f,
+    );
+    for (const { flow, address } of flows) {
+      const url = flowUiUrl(svc, 'verification', flow.id);
+      continueWith.push({ action: 'show_verification_ui', flow: { id: flow.id, verifiable_address: address, url } });
+      if (hooks.includes('show_verification_ui')) verificationUi = url;
+    }
+  }
+  const fresh = svc.store.getIdentity(identity.id) ?? identity;
+  if (!ctx.isJSON) return redirect(303, verificationUi ?? target);
+  const out: Record<string, unknown> = {};
+  if (session) out.session = serializeSession(svc, session, fresh);
+  out.identity = publicIdentity(svc, fresh);
+  out.continue_with = continueWith;
+  return json(200, out);
+}

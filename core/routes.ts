@@ -9,6 +9,8 @@ export const ROUTES = {
   home: '/',
   signIn: '/sign-in',
   forgetAccount: '/sign-in/forget-account',
+  /** After a sign-in that linked a provider (spec §4 SUCCESS). */
+  accountLinked: '/sign-in/linked',
   /** Google One Tap posts its credential here; a credential handed over in a link is confirmed here (decision 120). */
   googleOneTap: '/sign-in/google-one-tap',
   signUp: '/sign-up',

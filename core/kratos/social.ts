@@ -7,6 +7,8 @@
  *   socialFailureOf(text)              → what went wrong in an OIDC sign-in, from Kratos's reason text
  *   SOCIAL_FAILURE_KEYS[failure]       → its `social.error.*` translation key
  *   socialFailureOfMessage(message)    → the same for a flow message (4000001/5000001 carry the reason)
+ *   isProviderButton(node)             → a "continue with <provider>" button of a flow (oidc/saml submit)
+ *   isSocialContinue(node)             → Kratos's "Continue" (1040003) of a social sign-up missing traits
  *
  * Kratos reports most OIDC failures as herodot errors whose only stable part is the reason text (no error
  * id): a callback without state, a state it cannot decrypt, a lost continuity cookie, the provider's
@@ -15,7 +17,7 @@
  * selfservice/strategy/oidc/strategy.go ValidateCallback and processIDToken, continuity/manager_cookie.go,
  * provider_config.go); the stand-in writes the same texts.
  */
-import type { UiText } from './types.ts';
+import type { UiNode, UiText } from './types.ts';
 
 export const SOCIAL_PROVIDERS = ['google', 'microsoft', 'dropbox', 'apple'] as const;
 
@@ -109,4 +111,22 @@ export function socialFailureOfMessage(message: Pick<UiText, 'id' | 'text' | 'co
   if (!REASON_MESSAGE_IDS.has(message.id)) return undefined;
   const reason = message.context?.reason;
   return socialFailureOf(typeof reason === 'string' ? reason : message.text);
+}
+
+const SOCIAL_GROUPS: ReadonlySet<string> = new Set(['oidc', 'saml']);
+
+/** Kratos's label on the provider submit of a registration re-rendered for missing traits. */
+export const SOCIAL_CONTINUE_LABEL_ID = 1040003;
+
+function isSocialSubmit(node: UiNode): boolean {
+  const a = node.attributes;
+  return SOCIAL_GROUPS.has(node.group) && a.node_type === 'input' && (a.type === 'submit' || a.type === 'button');
+}
+
+export function isSocialContinue(node: UiNode): boolean {
+  return isSocialSubmit(node) && node.meta.label?.id === SOCIAL_CONTINUE_LABEL_ID;
+}
+
+export function isProviderButton(node: UiNode): boolean {
+  return isSocialSubmit(node) && !isSocialContinue(node);
 }

@@ -105,6 +105,8 @@ export type FlowScreen<Body> = {
   redirectBeforeShow?(screen: ScreenRequest): string | undefined;
   /** GET: where a newly created flow is shown; defaults to `action(flow.id)`. */
   newFlowAddress?(screen: ScreenRequest, flow: KratosFlow): string;
+  /** GET: the status a loaded flow is shown with (default 200), e.g. a 4xx for a failure Kratos wrote into it. */
+  showStatus?(flow: KratosFlow, screen: ScreenRequest): number;
   /** Shapes a flow before it is shown (narrowing nodes, filling a code from the address). */
   prepare?(flow: KratosFlow, screen: ScreenRequest): KratosFlow;
   /** Body fields the view shows although they are not flow nodes: their errors stay on the field. */
@@ -191,7 +193,7 @@ async function show<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promise
     return void res.set('Cache-Control', 'no-store').redirect(303, to);
   }
   const notice = restartNotice(loaded.restarted);
-  await renderScreen(def, screen, loaded.flow, 200, { formErrors: notice ? [notice] : [] });
+  await renderScreen(def, screen, loaded.flow, def.showStatus?.(loaded.flow, screen) ?? 200, { formErrors: notice ? [notice] : [] });
 }
 
 /** A body that did not parse, or no usable flow id: the form again with the errors where they show. */

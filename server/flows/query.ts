@@ -4,7 +4,7 @@
  *
  *   KEPT_PARAMS = return_to, loginHint, email, highlight, platform, login_type, request_login, redirect, refresh,
  *                 request_google_sign_in (One Tap prompts on the page the new flow lands on),
- *                 and lng (a language chosen in the address must survive the hop to `?flow=`)
+ *                 social_sign_in_enabled, and lng (a language chosen in the address must survive the hop to `?flow=`)
  *   keptParams(query)                 → URLSearchParams of those (single short string values only)
  *   withParams(path, params, extra?)  → `path?…` with `extra` (e.g. { flow }) first; an `extra` key set
  *                                       to undefined drops that kept parameter
@@ -27,6 +27,7 @@ export const KEPT_PARAMS = [
   'redirect',
   'refresh',
   'request_google_sign_in',
+  'social_sign_in_enabled',
   'lng',
 ] as const;
 

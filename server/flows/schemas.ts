@@ -59,6 +59,16 @@ export const flowQuery = z.object({
   login_type: optionalQueryValue,
   request_login: optionalQueryValue,
   redirect: optionalQueryValue,
+  social_sign_in_enabled: z.enum(['true', 'false', '1', '0']).optional().describe('false: no provider buttons (spec §2)'),
+});
+
+/** Sign-in's own query parameters (spec §2 social sign-in, the account-link sequence). */
+export const signInQuery = flowQuery.extend({
+  request_social_sign_in: z.enum(['true', '1']).optional().describe('With `provider`: start that provider’s sign-in at once (303 to it)'),
+  provider: provider.optional().describe('The provider for request_social_sign_in'),
+  account_link: z.literal('cancelled').optional().describe('The account-link sequence was cancelled: say so on a fresh form'),
+  link_provider: provider.optional().describe('Account linking: the provider being linked (kept between its pages)'),
+  link_by: z.string().max(200).optional().describe('Account linking: how the existing account signs in, comma-separated'),
 });
 
 export const signInBody = z

@@ -2,29 +2,40 @@
  * /sign-in (guests only, except `refresh=true`: a signed-in user confirming who they are), on Kratos's
  * login flow, served by the flow-screen runner (server/flows/flow-screen.ts).
  *
- *   POST /sign-in?flow=&…         e-mail + password, or `provider` for social sign-in
- *                                 → 303 to the allow-listed return_to (else /)
+ *   GET  /sign-in?request_social_sign_in=true&provider=google   starts that provider's sign-in at once
+ *   POST /sign-in?flow=&…         e-mail + password, or `provider` for social sign-in (303 to the provider)
+ *                                 → 303 to the allow-listed return_to (else /); a sign-in that linked a
+ *                                 provider (spec §4) → /sign-in/linked, the SUCCESS notice
+ *   GET  /sign-in/linked          "your account is linked", then on to return_to
  *   POST /sign-in/forget-account  forgets the last-used account cookie (same-origin post, or our CSRF token)
  *
- * return_to is kept in OUR query string and checked with safeReturnTo on success, rather than handed to
- * Kratos, so the allow-list lives in one place.
+ * return_to is kept in OUR query string and checked with safeReturnTo on success. Kratos is given
+ * /sign-in?return_to=<ours> (server/flows/social.ts kratosReturnTo): a social sign-in that Kratos completes
+ * lands there signed in, and the guest guard sends it on through our allow-list. Decision 110.
  */
 import { Router, type RequestHandler } from 'express';
 import { createElement } from 'react';
+import { isProviderButton, knownProvider, socialFailureOf } from '../../core/kratos/social.ts';
+import type { KratosErrorBody } from '../../core/kratos/types.ts';
 import { ROUTES } from '../../core/routes.ts';
-import { SignInForm, SignInPage } from '../../views/pages/SignInPage.tsx';
+import { AccountLinkedPage, SignInForm, SignInPage } from '../../views/pages/SignInPage.tsx';
+import { confirmLinkedAccount, linkedDuringSignIn } from '../flows/account-link.ts';
 import { forgetLastAccount, readLastAccount, rememberLastAccount } from '../flows/app-cookies.ts';
-import { flowScreenRoutes, type FlowScreen, type ScreenRequest, type ScreenState } from '../flows/flow-screen.ts';
+import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
+import { flowScreenRoutes, renderScreen, type FlowScreen, type ScreenRequest, type ScreenState } from '../flows/flow-screen.ts';
+import { prefillFlow, restartNotice } from '../flows/flow-replacement.ts';
 import { screenQuery, withParams } from '../flows/query.ts';
-import { respondRedirect } from '../flows/respond.ts';
-import { flowStateResultSchema, forgetAccountBody, redirectResultSchema, signInBody, type SignInBody } from '../flows/schemas.ts';
-import { guestOnly } from '../flows/session.ts';
-import { answerProviderRedirect } from '../flows/social.ts';
+import { respondRedirect, responseMode } from '../flows/respond.ts';
+import { flowStateResultSchema, forgetAccountBody, redirectResultSchema, signInBody, signInQuery, type SignInBody } from '../flows/schemas.ts';
+import { guestOnly, requireLogin } from '../flows/session.ts';
+import { askedProviderName, prepareSignIn, signInExtras, signInFlowStatus } from '../flows/sign-in-view.ts';
+import { answerProviderRedirect, kratosReturnTo, startSocialSignIn } from '../flows/social.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
+import { renderPage } from '../render.tsx';
 import { configOf } from '../request-context.ts';
 import { requireSameOriginOrCsrf } from '../security/csrf.ts';
 import { rememberSignInDevice } from '../security/rate-limit.ts';
-import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
+import { safeReturnTo } from '../security/return-to.ts';
 
 /** Guests only, but a signed-in user asked to sign in again (`refresh=true`) gets the refresh flow. */
 const guestOrRefresh: RequestHandler = (req, res, next) => (req.query.refresh === 'true' ? next() : guestOnly(req, res, next));
@@ -33,24 +44,40 @@ function view(screen: ScreenRequest, state: ScreenState) {
   const { req, query, t } = screen;
   const email = screen.input.identifier;
   const highlight = query.highlight === 'password' ? 'password' : query.highlight === 'email' ? 'identifier' : undefined;
-  const form = { ...state.form, values: { identifier: query.prefillEmail }, highlight };
+  const extras = signInExtras(screen, state);
+  const linking = extras.link.state !== 'INITIAL';
+  const form = {
+    ...state.form,
+    action: extras.action,
+    ui: { ...state.form.ui, messages: extras.messages },
+    formErrors: extras.formErrors,
+    values: { identifier: query.prefillEmail },
+    highlight,
+  };
   const forgotPasswordHref = screen.link(ROUTES.forgotPassword);
-  const lastAccount = readLastAccount(req);
+  const lastAccount = linking ? undefined : readLastAccount(req);
+  const formProps = {
+    form,
+    forgotPasswordHref,
+    email,
+    accountLink: { link: extras.link, cancelHref: extras.cancelHref },
+    socialNote: state.form.ui.nodes.some(isProviderButton),
+    startNotice: extras.askedProvider ? t('social.startText', { provider: askedProviderName(screen, extras.askedProvider) }) : undefined,
+  };
   return {
     title: t('authPage.signInTitle'),
     page: () =>
       createElement(SignInPage, {
-        form,
+        ...formProps,
         signUpHref: screen.link(ROUTES.signUp),
-        forgotPasswordHref,
         lastAccount,
         continueAsHref: lastAccount ? screen.link(ROUTES.signIn, { flow: state.flow.id, email: lastAccount.email, loginHint: undefined }) : undefined,
         forgetAccountAction: screen.link(ROUTES.forgetAccount),
         clearStorage: req.query.logged_out === '1' ? ['token'] : undefined,
-        email,
         context: { from: query.from, action: query.action, platform: query.platform },
       }),
-    fragment: () => createElement(SignInForm, { form, forgotPasswordHref, email }),
+    fragment: () => createElement(SignInForm, formProps),
+    jsonExtra: linking ? { account_link: extras.link } : undefined,
   };
 }
 
@@ -58,8 +85,10 @@ export const signInScreen: FlowScreen<SignInBody> = {
   kind: 'login',
   paths: [ROUTES.signIn],
   body: signInBody,
-  // return_to stays in our own query string, checked on success: Kratos is not given it.
-  flowParams: (screen) => ({ refresh: screen.query.refresh }),
+  // return_to stays in our own query string, checked on success; Kratos gets our page carrying it.
+  flowParams: (screen) => ({ refresh: screen.query.refresh, returnTo: kratosReturnTo(screen.config, ROUTES.signIn, screen.query.returnTo) }),
+  prepare: prepareSignIn,
+  showStatus: signInFlowStatus,
   // The logout marker must survive the hop to the new flow: the page it lands on clears the stored token.
   newFlowAddress: (screen, flow) => screen.link(ROUTES.signIn, { flow: flow.id, logged_out: screen.req.query.logged_out === '1' ? '1' : undefined }),
   toKratos: (body) =>
@@ -67,14 +96,29 @@ export const signInScreen: FlowScreen<SignInBody> = {
       ? { method: 'oidc', provider: body.provider, csrf_token: body.csrf_token }
       : { method: 'password', identifier: body.identifier, password: body.password, csrf_token: body.csrf_token },
   view,
-  onSuccess(screen, outcome, body) {
+  async onSuccess(screen, outcome, body) {
     const session = outcome.data.session;
     const traits = session?.identity?.traits;
     const email = typeof traits?.email === 'string' ? traits.email : body.identifier;
     if (email) rememberLastAccount(screen.res, screen.config, { email, ...(typeof traits?.name === 'string' ? { name: traits.name } : {}) });
     rememberSignInDevice(screen.req, screen.res); // exempts this browser from strangers' lockouts (decision 031)
     const json = session?.identity ? { session: { id: session.id, identity: { id: session.identity.id, traits: session.identity.traits } } } : {};
+    if (session && body.provider === undefined && linkedDuringSignIn(session)) {
+      // Spec §4 SUCCESS: Kratos linked the provider of the sequence to this account; the backend is told.
+      const provider = await confirmLinkedAccount(screen.req, screen.res, session, stringQuery(screen.req.query.link_provider));
+      const link = { state: 'SUCCESS', step: 5, provider };
+      return respondRedirect(screen.req, screen.res, screen.link(ROUTES.accountLinked, { provider }), { ...json, account_link: link });
+    }
     respondRedirect(screen.req, screen.res, screen.query.returnTo ?? '/', json);
+  },
+  // An unknown provider is a 404 of Kratos's, which the runner takes for a lost flow: say what it was.
+  async onReplaced(screen, flow, outcome) {
+    const failure = socialFailureOf((outcome.body as KratosErrorBody | undefined)?.error?.reason);
+    const reason = outcome.type === 'csrf' ? 'foreign' : outcome.type;
+    const notice = failure === 'unknownProvider' ? 'social.error.unknownProvider' : restartNotice(reason);
+    await renderScreen(signInScreen, screen, prefillFlow(flow, screen.input), failure === 'unknownProvider' ? 404 : outcome.status, {
+      formErrors: notice ? [notice] : [],
+    });
   },
   onLocation: (screen, outcome, body) => answerProviderRedirect(screen.req, screen.res, outcome, body.provider, screen.query.prefillEmail ?? body.identifier),
   // No stored session for the "forget this account" form: its post is checked by origin (decision 080).
@@ -82,6 +126,7 @@ export const signInScreen: FlowScreen<SignInBody> = {
   rateLimit: 'sign-in',
   docs: {
     tag: 'sign-in',
+    query: signInQuery,
     get: {
       summary: 'Sign-in form (Kratos login flow)',
       ok: { description: 'The login flow; post `ui.action` with its csrf_token', schema: flowStateResultSchema },
@@ -108,8 +153,37 @@ documentEndpoint({
   },
 });
 
+documentEndpoint({
+  method: 'get',
+  path: ROUTES.accountLinked,
+  summary: 'Account linking done (spec §4 SUCCESS): the notice, then on to return_to',
+  tags: ['sign-in'],
+  responses: {
+    200: { description: 'The notice page (HTML); JSON: where to go next', schema: redirectResultSchema },
+    303: { description: 'Guest: to /sign-in' },
+  },
+});
+
+function stringQuery(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 export function signInRoutes(): Router {
-  const router = flowScreenRoutes(signInScreen);
+  const router = Router();
+  // ?request_social_sign_in=true&provider=…: the provider at once, for guests (decision 110).
+  router.get(
+    ROUTES.signIn,
+    guestOrRefresh,
+    startSocialSignIn({ kind: 'login', path: ROUTES.signIn, body: (provider, csrf_token) => ({ method: 'oidc', provider, csrf_token }) }),
+  );
+  router.use(flowScreenRoutes(signInScreen));
+  router.get(ROUTES.accountLinked, requireLogin, (req, res) => {
+    const config = configOf(req);
+    const continueHref = safeReturnTo(req.query.return_to, config) ?? '/';
+    if (responseMode(req) === 'json') return respondRedirect(req, res, continueHref);
+    const provider = knownProvider(req.query.provider);
+    renderPage(req, res, createElement(AccountLinkedPage, { provider, continueHref }), { title: req.t('accountLink.successTitle') });
+  });
   router.post(ROUTES.forgetAccount, requireSameOriginOrCsrf, (req, res) => {
     forgetLastAccount(res, configOf(req));
     respondRedirect(req, res, withParams(ROUTES.signIn, screenQuery(req, configOf(req)).kept));

@@ -5,6 +5,12 @@
  * (`unified`); the page renders whatever nodes come back, so both work. A step that Kratos answers with
  * 400 + flow and no error message is progress (contract §20.1), not a failure. On success the browser
  * goes to the verification screen with the flow from `continue_with` (show_verification_ui).
+ *
+ * Social sign-up: a provider button posts `provider` (the terms accepted, as for a password sign-up) →
+ * 303 to the provider. Kratos completes it in its callback; when the provider's claims miss a trait the
+ * schema requires, Kratos comes back here with the provider as "Continue" (1040003) and the traits to
+ * fill in: this page then says so, asks for what is missing and the terms, and posts them with the
+ * provider. Decision 110.
  */
 import type { Request } from 'express';
 import { createElement } from 'react';
@@ -15,15 +21,16 @@ import { flowScreenRoutes, type FlowScreen, type ScreenRequest, type ScreenState
 import { respondRedirect } from '../flows/respond.ts';
 import { flowStateResultSchema, redirectResultSchema, signUpBody, type SignUpBody } from '../flows/schemas.ts';
 import { guestOnly } from '../flows/session.ts';
-import { answerProviderRedirect } from '../flows/social.ts';
+import { answerProviderRedirect, kratosReturnTo, socialSignInShown, withoutSocialButtons } from '../flows/social.ts';
+import { isSocialContinue, LOGIN_SERVICE_BY_PROVIDER, knownProvider, socialFailureOf } from '../../core/kratos/social.ts';
+import { prefillFlow, restartNotice } from '../flows/flow-replacement.ts';
+import { renderScreen } from '../flows/flow-screen.ts';
+import type { KratosErrorBody } from '../../core/kratos/types.ts';
 import { errorResponse } from '../openapi/registry.ts';
 import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
 
 /** Traits the app fills itself: never shown as fields. */
 const INTERNAL_TRAITS = ['traits.avatarRemoteId', 'traits.loginService'] as const;
-
-/** Spec §3 login service names, by Kratos provider id. */
-const LOGIN_SERVICE_BY_PROVIDER: Readonly<Record<string, string>> = { google: 'GOOGLE', microsoft: 'MICROSOFT', dropbox: 'DROPBOX', apple: 'APPLE' };
 
 /** The terms summary of the `terms` namespace, translated for this request. */
 function termsSummary(req: Request): TermsSummary {
@@ -43,17 +50,27 @@ function termsMode(flow: KratosFlow): 'ask' | 'accepted' {
   return email?.attributes.type === 'hidden' ? 'accepted' : 'ask';
 }
 
+/** A social sign-up Kratos sent back for missing traits: the provider's name, for the page to say so. */
+function completing(screen: ScreenRequest, flow: KratosFlow): string | undefined {
+  const provider = flow.ui.nodes.find(isSocialContinue)?.attributes.value;
+  if (typeof provider !== 'string') return undefined;
+  const known = knownProvider(provider);
+  return known ? screen.t(`authPage.providers.${known}`) : provider;
+}
+
 function view(screen: ScreenRequest, state: ScreenState) {
   const { terms: termsErrors, ...fieldErrors } = state.form.fieldErrors;
+  const completeWith = completing(screen, state.flow);
   const formProps = {
     form: { ...state.form, fieldErrors, omit: INTERNAL_TRAITS, values: { 'traits.email': screen.query.prefillEmail } },
     terms: termsMode(state.flow),
     termsError: termsErrors?.[0],
     termsSummary: termsSummary(screen.req),
+    completeWith,
   };
   const { from, action, platform } = screen.query;
   return {
-    title: screen.t('authPage.signUpTitle'),
+    title: completeWith ? screen.t('social.completeTitle', { provider: completeWith }) : screen.t('authPage.signUpTitle'),
     page: () => createElement(SignUpPage, { ...formProps, signInHref: screen.link(ROUTES.signIn), context: { from, action, platform } }),
     fragment: () => createElement(SignUpForm, formProps),
   };
@@ -62,8 +79,15 @@ function view(screen: ScreenRequest, state: ScreenState) {
 function toKratos(body: SignUpBody): Record<string, unknown> {
   const csrf_token = body.csrf_token;
   if (body.provider !== undefined) {
-    const loginService = LOGIN_SERVICE_BY_PROVIDER[body.provider];
-    return { method: 'oidc', provider: body.provider, csrf_token, ...(loginService ? { traits: { loginService } } : {}) };
+    // The Continue screen posts the traits Kratos asked for with the provider: they go along, and Kratos
+    // merges them over what the provider's claims gave.
+    const known = knownProvider(body.provider);
+    const traits: Record<string, string> = known ? { loginService: LOGIN_SERVICE_BY_PROVIDER[known] } : {};
+    const email = body['traits.email']?.trim();
+    const name = body['traits.name']?.trim();
+    if (email) traits.email = email;
+    if (name) traits.name = name;
+    return { method: 'oidc', provider: body.provider, csrf_token, ...(Object.keys(traits).length > 0 ? { traits } : {}) };
   }
   const traits: Record<string, string> = { loginService: 'EMAIL_PASSWORD' };
   const email = body['traits.email']?.trim();
@@ -81,8 +105,12 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
   kind: 'registration',
   paths: [ROUTES.signUp],
   body: signUpBody,
-  // return_to stays in our own query string, checked on success: Kratos is not given it.
-  flowParams: () => ({}),
+  // return_to stays in our own query string, checked on success; Kratos gets our sign-in page carrying it
+  // (a social sign-up it completes lands there signed in, and goes on through our allow-list).
+  flowParams: (screen) => ({ returnTo: kratosReturnTo(screen.config, ROUTES.signIn, screen.query.returnTo) }),
+  prepare: (flow, screen) => (socialSignInShown(screen.req.query) ? flow : withoutSocialButtons(flow)),
+  // A failure Kratos wrote into the flow (a provider sign-up that failed, an expired flow) is a 4xx.
+  showStatus: (flow) => ([...(flow.ui.messages ?? []), ...flow.ui.nodes.flatMap((node) => node.messages)].some((m) => m.type === 'error') ? 400 : 200),
   ownFields: ['terms'],
   toKratos,
   view,
@@ -94,6 +122,12 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
     respondRedirect(screen.req, screen.res, screen.link(ROUTES.signIn, { email: body['traits.email']?.trim() }));
   },
   onLocation: (screen, outcome, body) => answerProviderRedirect(screen.req, screen.res, outcome, body.provider, screen.query.prefillEmail),
+  // An unknown provider is a 404 of Kratos's, which the runner takes for a lost flow: say what it was.
+  async onReplaced(screen, flow, outcome) {
+    const unknown = socialFailureOf((outcome.body as KratosErrorBody | undefined)?.error?.reason) === 'unknownProvider';
+    const notice = unknown ? 'social.error.unknownProvider' : restartNotice(outcome.type === 'csrf' ? 'foreign' : outcome.type);
+    await renderScreen(signUpScreen, screen, prefillFlow(flow, screen.input), unknown ? 404 : outcome.status, { formErrors: notice ? [notice] : [] });
+  },
   guards: [guestOnly],
   rateLimit: 'sign-up',
   docs: {

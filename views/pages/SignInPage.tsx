@@ -2,16 +2,29 @@ import { FORM_IDS } from '../../core/form-ids.ts';
 import type { Translate } from '../../core/kratos/messages.ts';
 import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 import type { UiText } from '../../core/kratos/types.ts';
+import { Alert } from '../components/Alert.tsx';
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { useView } from '../context.ts';
 import { useCachedT } from '../components/flow/labels.ts';
+import type { AccountLink } from '../../core/kratos/account-link.ts';
+import { AccountLinkedNotice, AccountLinkPanel } from '../components/flow/AccountLinkPanel.tsx';
 
 export type LastAccount = { email: string; name?: string };
 
+type SignInFormProps = Omit<FlowFormProps, 'id' | 'beforeSubmit' | 'submitLabels' | 'socialDivider' | 'messageAction' | 'header' | 'socialNote'>;
+
+/** The spec §4 sequence on this form: its state and where Cancel leads. */
+export type AccountLinkView = { link: AccountLink; cancelHref: string };
+
 export type SignInPageProps = {
-  form: Omit<FlowFormProps, 'id' | 'beforeSubmit' | 'submitLabels' | 'socialDivider' | 'messageAction'>;
+  form: SignInFormProps;
+  accountLink?: AccountLinkView;
+  /** Provider buttons are shown: say what continuing with one means for the terms. */
+  socialNote?: boolean;
+  /** A social sign-in asked for by a link that needs the user's click first: the notice above its button. */
+  startNotice?: string;
   signUpHref: string;
   forgotPasswordHref: string;
   /** The last-used account (cookie `last_access_account`), offered with a way to forget it. */
@@ -35,15 +48,32 @@ function resendLink(t: Translate, email?: string) {
     ) : null;
 }
 
-/** The fragment the form island swaps: only the form. */
-export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPasswordHref' | 'email'>) {
+/** What continuing with a provider means: it may create the account, under our terms. */
+export function SocialTermsNote() {
   const t = useCachedT();
+  return <p className="social-note">{t('social.termsNotice', { terms: t('authPage.termsOfUse'), privacy: t('authPage.privacyPolicy') })}</p>;
+}
+
+/** The fragment the form island swaps: only the form (the account-link sequence inside it). */
+export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPasswordHref' | 'email' | 'accountLink' | 'socialNote' | 'startNotice'>) {
+  const t = useCachedT();
+  const linking = props.accountLink && props.accountLink.link.state !== 'INITIAL';
+  const header = linking ? (
+    <AccountLinkPanel link={props.accountLink!.link} cancelHref={props.accountLink!.cancelHref} />
+  ) : props.startNotice ? (
+    <Alert variant="info" data-notice="social-start">
+      <p>{props.startNotice}</p>
+    </Alert>
+  ) : undefined;
   return (
     <FlowForm
       {...props.form}
       id={FORM_IDS.signIn}
+      header={header}
       socialDivider={t('authPage.or')}
-      submitLabels={{ 'method:password': t('authPage.signIn') }}
+      socialNote={props.socialNote && !linking ? <SocialTermsNote /> : undefined}
+      // On the link sequence the password button is Kratos's "Sign in and link" (1010017).
+      submitLabels={{ 'method:password': linking ? t('kratos.1010017') : t('authPage.signIn') }}
       messageAction={resendLink(t, props.email)}
       beforeSubmit={
         <p className="flow-form__aside">
@@ -89,7 +119,24 @@ export function SignInPage(props: SignInPageProps) {
           </form>
         </section>
       ) : null}
-      <SignInForm form={props.form} forgotPasswordHref={props.forgotPasswordHref} email={props.email} />
+      <SignInForm
+        form={props.form}
+        forgotPasswordHref={props.forgotPasswordHref}
+        email={props.email}
+        accountLink={props.accountLink}
+        socialNote={props.socialNote}
+        startNotice={props.startNotice}
+      />
+    </AuthCard>
+  );
+}
+
+/** SUCCESS of the account-link sequence: the provider is linked; continue to where the user was going. */
+export function AccountLinkedPage(props: { provider?: string; continueHref: string }) {
+  const t = useCachedT();
+  return (
+    <AuthCard page="account-linked" title={t('accountLink.successTitle')}>
+      <AccountLinkedNotice provider={props.provider} continueHref={props.continueHref} />
     </AuthCard>
   );
 }

@@ -12,7 +12,7 @@ export type TermsSummary = {
 };
 
 export type SignUpFormProps = {
-  form: Omit<FlowFormProps, 'id' | 'beforeSubmit' | 'submitLabels' | 'socialDivider'>;
+  form: Omit<FlowFormProps, 'id' | 'beforeSubmit' | 'submitLabels' | 'socialDivider' | 'header'>;
   /**
    * 'ask': the terms checkbox (first screen); 'accepted': carried as a hidden field on the credential
    * screen of a two-step registration, which can only be reached through the first one.
@@ -20,6 +20,8 @@ export type SignUpFormProps = {
   terms: 'ask' | 'accepted' | 'none';
   termsError?: string;
   termsSummary: TermsSummary;
+  /** A social sign-up Kratos sent back for missing details: that provider's name. */
+  completeWith?: string;
 };
 
 export type SignUpPageProps = SignUpFormProps & { signInHref: string; context?: { from?: string; action?: string; platform?: string } };
@@ -67,6 +69,13 @@ export function SignUpForm(props: SignUpFormProps) {
     <FlowForm
       {...props.form}
       id={FORM_IDS.signUp}
+      header={
+        props.completeWith ? (
+          <p className="social-complete__intro" data-notice="social-complete">
+            {t('social.completeText', { provider: props.completeWith })}
+          </p>
+        ) : undefined
+      }
       socialDivider={t('authPage.or')}
       submitLabels={{
         'method:profile': t('authPage.continue'),
@@ -84,8 +93,8 @@ export function SignUpPage(props: SignUpPageProps) {
     <AuthCard
       page="sign-up"
       context={props.context}
-      title={t('authPage.signUpTitle')}
-      subtitle={t('signUp.subtitle')}
+      title={props.completeWith ? t('social.completeTitle', { provider: props.completeWith }) : t('authPage.signUpTitle')}
+      subtitle={props.completeWith ? undefined : t('signUp.subtitle')}
       footer={
         <p>
           {t('authPage.haveAccount')}{' '}
@@ -95,7 +104,7 @@ export function SignUpPage(props: SignUpPageProps) {
         </p>
       }
     >
-      <SignUpForm form={props.form} terms={props.terms} termsError={props.termsError} termsSummary={props.termsSummary} />
+      <SignUpForm form={props.form} terms={props.terms} termsError={props.termsError} termsSummary={props.termsSummary} completeWith={props.completeWith} />
     </AuthCard>
   );
 }

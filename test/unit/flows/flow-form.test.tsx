@@ -45,7 +45,7 @@ describe('FlowForm renders Kratos nodes generically', () => {
     expect(google).toContain('value="google"');
     expect(google).toContain('btn--social-google');
     expect(google.toLowerCase()).toContain('formnovalidate');
-    expect(html).toContain('Sign in with Google');
+    expect(html).toContain('Continue with Google'); // our text for a known provider (Kratos's 1010002 is the fallback)
     expect(html).toContain('class="flow-form__divider"');
     expect(tag(html, /<button[^>]*name="method"[^>]*>/)).toContain('value="password"');
   });
@@ -77,7 +77,7 @@ describe('FlowForm renders Kratos nodes generically', () => {
     const email = tag(html, /<input[^>]*name="traits\.email"[^>]*>/);
     expect(email).toContain('type="email"');
     expect(email.toLowerCase()).toContain('autocomplete="email"');
-    expect(html).toContain('Sign up with Google');
+    expect(html).toContain('Continue with Google');
   });
 
   test('registration step 2: traits as hidden inputs, "Back" skips browser validation, submit labels overridable', () => {

@@ -7,7 +7,7 @@
  *             fieldErrors={{ password: ['…'] }} submitLabels={{ 'method:password': 'Sign in' }}
  *             beforeSubmit={<a href="/forgot-password">…</a>} socialDivider="or" />
  *
- * Layout: form-level messages (Alert) → social provider buttons from `oidc`/`saml` nodes → divider →
+ * Layout: `header` → form-level messages (Alert) → social provider buttons from `oidc`/`saml` nodes → divider →
  * fields in Kratos's order (hidden ones, csrf_token included, as hidden inputs) → `beforeSubmit` →
  * submit buttons. Messages sit under their field (see server/flows/messages.ts `placeMessages`).
  * The form posts to OUR handler (`action`), never to Kratos. `data-island="form"` lets the form island
@@ -18,6 +18,7 @@ import { placeMessages, type Translate } from '../../../core/kratos/messages.ts'
 import type { UiContainer, UiNode, UiText } from '../../../core/kratos/types.ts';
 import { Alert } from '../Alert.tsx';
 import { FlowNode, isSubmitNode, nodeKey } from './FlowNode.tsx';
+import { isProviderButton } from '../../../core/kratos/social.ts';
 import { translateText, useCachedT } from './labels.ts';
 
 export type FlowFormProps = {
@@ -36,18 +37,19 @@ export type FlowFormProps = {
   submitLabels?: Readonly<Record<string, string>>;
   /** Node name to focus first (spec `highlight`). */
   highlight?: string;
+  /** First inside the form, so an enhanced swap replaces it too (e.g. the account-link sequence). */
+  header?: ReactNode;
   beforeSubmit?: ReactNode;
   socialDivider?: string;
+  /** Shown under the provider buttons (e.g. what continuing with a provider means for the terms). */
+  socialNote?: ReactNode;
   /** A follow-up link for a form message (e.g. "resend verification" under 4000010). */
   messageAction?: (message: UiText) => ReactNode;
   className?: string;
 };
 
-const SOCIAL_GROUPS = new Set(['oidc', 'saml']);
-
-export function isSocialNode(node: UiNode): boolean {
-  return SOCIAL_GROUPS.has(node.group) && isSubmitNode(node);
-}
+/** A provider button (Kratos's "Continue" of a social sign-up that needs more traits is the main button instead). */
+export const isSocialNode: (node: UiNode) => boolean = isProviderButton;
 
 function alertVariant(type: string): 'error' | 'success' | 'info' {
   return type === 'error' ? 'error' : type === 'success' ? 'success' : 'info';
@@ -90,12 +92,14 @@ export function FlowForm(props: FlowFormProps) {
 
   return (
     <form id={props.id} className={['flow-form', props.className].filter(Boolean).join(' ')} method="post" action={props.action} data-island="form">
+      {props.header}
       <FormMessages messages={placed.form} extra={props.formErrors ?? []} t={t} action={props.messageAction} />
       {social.length > 0 ? (
         <div className="flow-form__social">
           {social.map((node) => (
             <FlowNode key={nodeKey(node)} node={node} t={t} errors={[]} />
           ))}
+          {props.socialNote}
         </div>
       ) : null}
       {social.length > 0 && props.socialDivider && fields.some((node) => node.attributes.type !== 'hidden') ? (

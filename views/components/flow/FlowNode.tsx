@@ -3,7 +3,9 @@
  *   input hidden            → <input type="hidden"> (csrf_token, step-2 traits, method markers)
  *   input password          → PasswordInput
  *   input checkbox          → Checkbox
- *   input submit/button     → Button (oidc/saml group: a provider button `name=provider value=<id>`)
+ *   input submit/button     → Button (oidc/saml group: a provider button `name=provider value=<id>` with the
+ *                             provider's mark and our label; Kratos's "Continue" (1040003) of a social
+ *                             sign-up that needs more traits is the form's main button)
  *   input other types       → TextInput (text, email, tel, url, number, date…)
  *   a                       → link button; text → paragraph; img → image
  *   script, div, unknown    → nothing (WebAuthn scripts would need their own island and CSP review)
@@ -15,6 +17,8 @@ import { Checkbox } from '../Checkbox.tsx';
 import { PasswordInput } from '../PasswordInput.tsx';
 import { TextInput } from '../TextInput.tsx';
 import { nodeLabel, providerName, translateText } from './labels.ts';
+import { ProviderMark, providerBrand } from './ProviderMark.tsx';
+import { isSocialContinue, knownProvider } from '../../../core/kratos/social.ts';
 
 export function isSubmitNode(node: UiNode): boolean {
   const type = node.attributes.type;
@@ -36,8 +40,32 @@ function stringValue(value: unknown): string | undefined {
   return typeof value === 'string' ? value : String(value);
 }
 
-// Providers we have a brand style for; others get the neutral social style.
-const KNOWN_PROVIDERS = new Set(['google', 'microsoft', 'dropbox', 'apple']);
+/** Kratos's label ids on provider buttons whose text we write ourselves (known providers only). */
+const SIGN_IN_WITH = 1010002;
+const SIGN_UP_WITH = 1040002;
+const CONFIRM_WITH = 1010018;
+
+/** The provider's name as we write it (`authPage.providers.<id>`), else Kratos's label or the id. */
+export function providerDisplayName(t: Translate, node: UiNode): string {
+  const known = knownProvider(node.attributes.value);
+  if (known) {
+    const key = `authPage.providers.${known}`;
+    const name = t(key);
+    if (name && name !== key) return name;
+  }
+  return providerName(node);
+}
+
+/** Our text for a provider button ("Continue with Google", "Confirm with Microsoft"); Kratos's for unknown providers. */
+export function socialButtonLabel(t: Translate, node: UiNode): string {
+  const id = node.meta.label?.id;
+  if (knownProvider(node.attributes.value)) {
+    const provider = providerDisplayName(t, node);
+    if (id === CONFIRM_WITH) return t('accountLink.confirmWith', { provider });
+    if (id === SIGN_IN_WITH || id === SIGN_UP_WITH || id === undefined) return t('authPage.continueWith', { provider });
+  }
+  return nodeLabel(t, node) || providerName(node);
+}
 
 export type FlowNodeProps = {
   node: UiNode;
@@ -82,9 +110,15 @@ export function FlowNode(props: FlowNodeProps) {
 
   if (isSubmitNode(node)) {
     const social = node.group === 'oidc' || node.group === 'saml';
+    if (social && isSocialContinue(node)) {
+      return (
+        <Button type="submit" variant="PRIMARY" fullWidth name={name} value={value} disabled={a.disabled} data-provider={value}>
+          {props.label ?? t('social.completeSubmit')}
+        </Button>
+      );
+    }
     if (social) {
       const provider = String(a.value ?? '');
-      const brand = KNOWN_PROVIDERS.has(provider) ? provider : 'other';
       return (
         <Button
           type="submit"
@@ -94,10 +128,11 @@ export function FlowNode(props: FlowNodeProps) {
           value={provider}
           disabled={a.disabled}
           formNoValidate
-          className={`btn--social btn--social-${brand}`}
+          className={`btn--social btn--social-${providerBrand(provider)}`}
           data-provider={provider}
         >
-          {nodeLabel(t, node) || providerName(node)}
+          <ProviderMark provider={provider} />
+          <span className="btn--social__label">{props.label ?? socialButtonLabel(t, node)}</span>
         </Button>
       );
     }

@@ -71,9 +71,11 @@ export const PROFILES: Record<ProviderId, ProviderProfile> = {
     routes: { authorization: '/oauth2/v2.0/authorize', token: '/oauth2/v2.0/token', jwks: '/discovery/v2.0/keys', userinfo: '/oidc/userinfo' },
     tokenAuthMethod: 'client_secret_basic',
     scopes: ['openid', 'email', 'profile', 'offline_access'],
-    // Like Entra ID: no `email_verified` (see README); `tid` and `oid` in every token.
-    claims: { openid: ['sub', 'tid', 'oid', 'ver'], email: ['email'], profile: ['name', 'preferred_username'] },
-    claimsOf: (a) => ({ tid: MICROSOFT_TENANT, oid: a.oid, ver: '2.0', email: a.email, name: a.name, preferred_username: a.email }),
+    // Like Entra ID: no `email_verified` (see README); `tid` and `oid` in every token, and the optional
+    // claim `xms_edov` ("email domain owner verified"), the one signal Entra gives that its `email` can be
+    // trusted: the claims mappers mark the address verified only on it.
+    claims: { openid: ['sub', 'tid', 'oid', 'ver'], email: ['email', 'xms_edov'], profile: ['name', 'preferred_username'] },
+    claimsOf: (a) => ({ tid: MICROSOFT_TENANT, oid: a.oid, ver: '2.0', email: a.email, xms_edov: a.emailVerified, name: a.name, preferred_username: a.email }),
     accounts: [ada, grace, { email: 'margaret@contoso.example', name: 'Margaret Hamilton' }],
   },
   dropbox: {

@@ -64,12 +64,13 @@ describe('the code flow', () => {
     expect(claims.hd).toBe('workspace.example');
   });
 
-  it('Microsoft: issuer /{tid}/v2.0 with a UUID tid and an oid', async () => {
+  it('Microsoft: issuer /{tid}/v2.0 with a UUID tid, an oid, and xms_edov instead of email_verified', async () => {
     const { claims } = await signIn(fakes, 'microsoft', { email: 'grace@example.com' });
     const tenant = fakes.microsoft.microsoft!.tenant;
     expect(claims).toMatchObject({ iss: `${fakes.microsoft.origin}/${tenant}/v2.0`, tid: tenant, email: 'grace@example.com', name: 'Grace Hopper' });
     expect(claims.oid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(claims.email_verified).toBeUndefined();
+    expect(claims.xms_edov).toBe(true);
   });
 
   it('Dropbox: a dbid: subject', async () => {

@@ -161,7 +161,13 @@ export function defaultConfig(): IdentityConfig {
         error: { ui_url: '' },
         // The product admits only verified addresses (docs/decisions/090-require-verified-address.md).
         login: { ui_url: '', lifespan: '1h', after: { hooks: [{ hook: 'require_verified_address' }] } },
-        registration: { enabled: true, ui_url: '', lifespan: '1h', style: 'profile_first', after: { password: { hooks: [{ hook: 'show_verification_ui' }] } } },
+        registration: {
+          enabled: true,
+          ui_url: '',
+          lifespan: '1h',
+          style: 'profile_first',
+          after: { password: { hooks: [{ hook: 'show_verification_ui' }] }, oidc: { hooks: [{ hook: 'session' }] } },
+        },
         settings: { ui_url: '', lifespan: '1h', privileged_session_max_age: '1h', after: {} },
         recovery: { enabled: true, ui_url: '', lifespan: '1h', use: 'code', notify_unknown_recipients: false },
         verification: { enabled: true, ui_url: '', lifespan: '1h', use: 'code', notify_unknown_recipients: false, after: {} },

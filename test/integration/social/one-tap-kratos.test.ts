@@ -50,7 +50,7 @@ describe('One Tap post', () => {
     const credential = await google().oneTapCredential(email, { nonce });
     const answer = await browser.post(action, { credential, g_csrf_token: token });
     expect(answer.status, answer.text.slice(0, 300)).toBe(303);
-    expect(answer.location).toBe('/profile-settings');
+    expect(answer.location).toBe(`${stack.appUrl}/profile-settings`);
     expect(answer.setCookies.some((line) => line.startsWith('ory_kratos_session='))).toBe(true);
     const googleCookie = answer.setCookies.find((line) => line.startsWith('google_access_token_test='));
     expect(googleCookie).toMatch(/HttpOnly/i);
@@ -141,7 +141,7 @@ describe('credential handed over in the address', () => {
       g_csrf_token: hiddenValue(confirm.text, 'g_csrf_token')!,
     });
     expect(answer.status, answer.text.slice(0, 300)).toBe(303);
-    expect(answer.location).toBe('/profile-settings');
+    expect(answer.location).toBe(`${stack.appUrl}/profile-settings`);
     expect(browser.cookies.has('one_tap_credential')).toBe(false);
     expect(await signedInAt(browser)).toBe(200);
   });

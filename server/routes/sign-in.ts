@@ -89,8 +89,9 @@ export const signInScreen: FlowScreen<SignInBody> = {
   flowParams: (screen) => ({ refresh: screen.query.refresh, returnTo: kratosReturnTo(screen.config, ROUTES.signIn, screen.query.returnTo) }),
   prepare: prepareSignIn,
   showStatus: signInFlowStatus,
-  // The logout marker must survive the hop to the new flow: the page it lands on clears the stored token.
-  newFlowAddress: (screen, flow) => screen.link(ROUTES.signIn, { flow: flow.id, logged_out: screen.req.query.logged_out === '1' ? '1' : undefined }),
+  // Markers for the page the new flow lands on survive the hop to it: the logout (it clears the stored
+  // token), a social start to confirm or that failed, a cancelled account link.
+  newFlowAddress: (screen, flow) => screen.link(ROUTES.signIn, { flow: flow.id, ...oneHopParams(screen.req.query) }),
   toKratos: (body) =>
     body.provider !== undefined
       ? { method: 'oidc', provider: body.provider, csrf_token: body.csrf_token }
@@ -163,6 +164,14 @@ documentEndpoint({
     303: { description: 'Guest: to /sign-in' },
   },
 });
+
+const ONE_HOP_PARAMS = ['logged_out', 'social_provider', 'social_error', 'account_link'] as const;
+
+function oneHopParams(query: Record<string, unknown>): Record<string, string | undefined> {
+  return Object.fromEntries(
+    ONE_HOP_PARAMS.map((name) => [name, typeof query[name] === 'string' && /^[\w-]{1,64}$/.test(query[name]) ? query[name] : undefined]),
+  );
+}
 
 function stringQuery(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;

@@ -1,7 +1,7 @@
 /**
  * Google One Tap's cookies and its Kratos submit (decision 120). Route: server/routes/google-one-tap.ts.
  *
- *   oneTapEnabled(config)                 GOOGLE_CLIENT_ID is set
+ *   oneTapEnabled(config)                 GOOGLE_CLIENT_ID is set; oneTapBody: what is posted
  *   offerCookies(req, res, config)        → { nonce, csrfToken }: this browser's One Tap nonce (signed cookie,
  *                                         HttpOnly) and double-submit token (cookie `g_csrf_token`, Google's
  *                                         name), each reused while it lives, else issued
@@ -16,6 +16,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { z } from 'zod';
 import { ROUTES } from '../../core/routes.ts';
 import type { KratosFlow } from '../../core/kratos/types.ts';
 import type { Config } from '../config.ts';
@@ -36,6 +37,13 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 /** A Google ID token is about 1 KB; a cookie holds 4 KB. */
 export const MAX_CREDENTIAL_LENGTH = 3500;
+
+/** What One Tap (or the confirmation of a handed-over credential) posts to ROUTES.googleOneTap. */
+export const oneTapBody = z.object({
+  credential: z.string().max(4096).optional().describe('The ID token Google One Tap handed over'),
+  g_csrf_token: z.string().max(256).optional().describe('The value of the `g_csrf_token` cookie (double submit)'),
+  handed_over: z.literal('1').optional().describe('Confirms the credential a link handed over (kept in a cookie)'),
+});
 
 export const oneTapEnabled = (config: Pick<Config, 'GOOGLE_CLIENT_ID'>): boolean => config.GOOGLE_CLIENT_ID !== '';
 

@@ -17,8 +17,8 @@
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { createElement } from 'react';
-import { z } from 'zod';
 import { ROUTES } from '../../core/routes.ts';
+import type { KratosFlow } from '../../core/kratos/types.ts';
 import { OneTapConfirmPage } from '../../views/pages/OneTapConfirmPage.tsx';
 import { rememberGoogleCredential, rememberLastAccount } from '../flows/app-cookies.ts';
 import { renderScreen, screenRequest } from '../flows/flow-screen.ts';
@@ -30,6 +30,7 @@ import {
   isCredentialShaped,
   issuedNonce,
   offerCookies,
+  oneTapBody,
   oneTapEnabled,
   screenOfFlow,
   stashCredential,
@@ -46,12 +47,6 @@ import { configOf, translator } from '../request-context.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
 import { signInScreen } from './sign-in.ts';
 import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
-
-const oneTapBody = z.object({
-  credential: z.string().max(4096).optional().describe('The ID token Google One Tap handed over'),
-  g_csrf_token: z.string().max(256).optional().describe('The value of the `g_csrf_token` cookie (double submit)'),
-  handed_over: z.literal('1').optional().describe('Confirms the credential a link handed over (kept in a cookie)'),
-});
 
 documentEndpoint({
   method: 'post',
@@ -77,6 +72,17 @@ async function refuse(req: Request, res: Response, status: number, key: string):
   respondError(req, res, mapIdentityProviderError(loaded.status, loaded.body, translator(req)));
 }
 
+/**
+ * Kratos registered a new Google account without signing it in (no `session` hook after an oidc
+ * registration): on to verification when Kratos asks for it, else to sign-in, as after a sign-up.
+ */
+function registeredWithoutSession(req: Request, res: Response, continueWith: KratosFlow['continue_with'], email: string | undefined): void {
+  const kept = screenQuery(req, configOf(req)).kept;
+  const verification = continueWith?.find((item) => item.action === 'show_verification_ui' && item.flow?.id)?.flow?.id;
+  if (verification) return respondRedirect(req, res, withParams(ROUTES.verification, kept, { flow: verification }));
+  respondRedirect(req, res, withParams(ROUTES.signIn, kept, { email }));
+}
+
 async function signInWith(req: Request, res: Response, credential: string, nonce: string | undefined): Promise<void> {
   const config = configOf(req);
   const query = screenQuery(req, config);
@@ -88,7 +94,9 @@ async function signInWith(req: Request, res: Response, credential: string, nonce
   if (!flow || !outcome) return refuse(req, res, 400, 'oneTap.failed');
   switch (outcome.type) {
     case 'success': {
-      const traits = outcome.data.session?.identity?.traits;
+      const session = outcome.data.session;
+      if (!session) return registeredWithoutSession(req, res, outcome.data.continue_with, unverifiedClaims(credential)?.email);
+      const traits = session.identity?.traits;
       if (typeof traits?.email === 'string')
         rememberLastAccount(res, config, { email: traits.email, ...(typeof traits.name === 'string' ? { name: traits.name } : {}) });
       rememberGoogleCredential(res, config, credential, unverifiedClaims(credential)?.exp);

@@ -39,6 +39,7 @@ async function offer(browser: Browser, query = '') {
   return { nonce, token, action };
 }
 
+/** 200: the home of a signed-in browser; 303: a guest sent to sign in. */
 const signedInAt = async (browser: Browser) => (await browser.get('/')).status;
 
 describe('One Tap post', () => {
@@ -155,5 +156,43 @@ describe('credential handed over in the address', () => {
     expect(answer.status).toBe(400);
     expect(alerts(answer.text)).toContain(catalogueText('en', 'oneTap.failed'));
     expect(await signedInAt(browser)).toBe(303);
+  });
+});
+
+describe('an identity service that does not sign a social sign-up in', () => {
+  let quiet: Stack;
+  beforeAll(async () => {
+    // registration.after.oidc without the `session` hook (its own list replaces the default one).
+    const hooks = [{ hook: 'show_verification_ui' }];
+    quiet = await startStack({
+      socialProviders: true,
+      env: { ASSETS_DIR: build.assetsDir },
+      identityConfig: { selfservice: { flows: { registration: { after: { oidc: { hooks } } } } } } as never,
+    });
+  });
+  afterAll(() => quiet?.close());
+
+  test('the new account is registered, then signs in with One Tap from the sign-in page it lands on', async () => {
+    const email = uniqueEmail('tap-quiet');
+    quiet.providers!.addAccount('google', { email, name: 'Tap Quiet' });
+    const browser = new Browser(quiet.appUrl);
+    const first = await offer(browser, '?return_to=%2Fprofile-settings');
+    const answer = await browser.post(first.action, {
+      credential: await quiet.providers!.oneTapCredential(email, { nonce: first.nonce }),
+      g_csrf_token: first.token,
+    });
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe(`/sign-in?email=${encodeURIComponent(email)}&return_to=%2Fprofile-settings`);
+    expect(answer.setCookies.some((line) => line.startsWith('ory_kratos_session='))).toBe(false);
+    expect(await findIdentity(quiet.identity.adminUrl, email)).toBeDefined(); // gone with this stack's in-memory store
+
+    const second = await offer(browser, answer.location!.replace('/sign-in', ''));
+    const signedIn = await browser.post(second.action, {
+      credential: await quiet.providers!.oneTapCredential(email, { nonce: second.nonce }),
+      g_csrf_token: second.token,
+    });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.location).toBe(`${quiet.appUrl}/profile-settings`);
+    expect(await signedInAt(browser)).toBe(200);
   });
 });

@@ -66,13 +66,6 @@ export function writeEntries(svc: Service, ctx: Ctx, entries: Entries): void {
   ctx.continuity = entries;
 }
 
-/** Deletes the cookie (nothing left in it). */
-export function deleteCookie(ctx: Ctx): void {
-  ctx.setCookies = ctx.setCookies.filter((c) => !c.startsWith(`${CONTINUITY_COOKIE}=`));
-  ctx.setCookies.push(serializeCookie(CONTINUITY_COOKIE, '', { path: '/', maxAge: 0, expires: new Date(0), httpOnly: true, sameSite: 'Lax' }));
-  ctx.continuity = {};
-}
-
 /** The entries as this answer will leave them (what an earlier write of this request set, else the request's). */
 export function currentEntries(svc: Service, ctx: Ctx): Entries {
   return ctx.continuity ?? readEntries(svc, ctx);
@@ -87,18 +80,19 @@ export function setEntry(svc: Service, ctx: Ctx, name: string, value: string): v
   writeEntries(svc, ctx, { ...currentEntries(svc, ctx), [name]: value });
 }
 
-/** SessionUnsetKey: the cookie written back without this entry (only when the browser brought one). */
+/**
+ * Abort: the cookie written back without this entry, only when it named one (v1.3.1 finds no session
+ * to write when the entry is missing).
+ */
 export function unsetEntry(svc: Service, ctx: Ctx, name: string): void {
-  if (!ctx.cookies[CONTINUITY_COOKIE] && !ctx.continuity) return;
-  const { [name]: _gone, ...rest } = currentEntries(svc, ctx);
-  writeEntries(svc, ctx, rest);
+  const { [name]: gone, ...rest } = currentEntries(svc, ctx);
+  if (gone !== undefined) writeEntries(svc, ctx, rest);
 }
 
-/** A used-up entry: the cookie deleted when nothing else is left in it, else written back without it. */
+/** A used-up entry (Continue): the cookie written back without it, even when nothing is left in it. */
 export function consumeEntry(svc: Service, ctx: Ctx, name: string): void {
   const { [name]: _gone, ...rest } = currentEntries(svc, ctx);
-  if (Object.keys(rest).length === 0) deleteCookie(ctx);
-  else writeEntries(svc, ctx, rest);
+  writeEntries(svc, ctx, rest);
 }
 
 /** Pause: stores the container and names it in the cookie. */

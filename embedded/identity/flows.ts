@@ -198,7 +198,8 @@ export function serializeFlow(svc: Service, ctx: Ctx, f: Flow, identity?: unknow
       o.issued_at = f.issued_at;
       o.request_url = f.request_url;
       if (rt) o.return_to = rt;
-      // v1.3.1 never fills `active` on a settings flow.
+      // v1.3.1 fills a settings flow's `active` only on a social sign-in callback (oidc).
+      if (f.active) o.active = f.active;
       o.ui = ui;
       o.identity = identity;
       o.state = f.state;

@@ -139,12 +139,32 @@ export function publicIdentity(svc: Service, i: StoredIdentity): Record<string, 
   return o;
 }
 
+/**
+ * Identity.WithDeclassifiedCredentials for oidc: each provider entry rewritten with its tokens (decrypted
+ * there; kept readable here), subject, provider and organization ("" when none), in that order.
+ */
+function declassifiedOidc(config: Record<string, unknown>): Record<string, unknown> {
+  // gjson's ForEach visits a value that is not an array once: `providers: null` (what unlinking the
+  // last provider leaves) comes out as one entry of empty strings.
+  const providers = (Array.isArray(config.providers) ? config.providers : [{}]) as Record<string, unknown>[];
+  return {
+    providers: providers.map((p) => ({
+      initial_id_token: p.initial_id_token ?? '',
+      initial_access_token: p.initial_access_token ?? '',
+      initial_refresh_token: p.initial_refresh_token ?? '',
+      subject: p.subject ?? '',
+      provider: p.provider ?? '',
+      organization: p.organization ?? '',
+    })),
+  };
+}
+
 export function adminIdentity(svc: Service, i: StoredIdentity, include: string[] = []): Record<string, unknown> {
   const pub = publicIdentity(svc, i);
   const credentials: Record<string, unknown> = {};
   for (const [type, c] of Object.entries(i.credentials)) {
     const out: Record<string, unknown> = { type: c.type, identifiers: c.identifiers };
-    if (include.includes(type)) out.config = c.config;
+    if (include.includes(type)) out.config = type === 'oidc' ? declassifiedOidc(c.config) : c.config;
     out.version = c.version;
     out.created_at = c.created_at;
     out.updated_at = c.updated_at;

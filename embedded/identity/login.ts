@@ -17,6 +17,7 @@ import {
   submitFlowId,
   type Flow,
 } from './flows.ts';
+import { hasPassword } from './identities.ts';
 import { completeLogin } from './login-complete.ts';
 import { configuredProviders, providerLabel } from './oidc/config.ts';
 import { duplicateOf, linkingNodes } from './oidc/linking.ts';
@@ -44,14 +45,16 @@ export function loginNodes(svc: Service, refreshOf?: StoredIdentity): UiNode[] {
     nodes.push(input('provider', 'submit', 'oidc', { value: p.id, label: msg(1010002, { provider: label, provider_id: p.id }) }));
   }
   nodes.push(csrfNode());
-  if (refreshOf) {
-    const ident = refreshOf.credentials.password?.identifiers[0] ?? String(refreshOf.traits.email ?? '');
-    nodes.push(input('identifier', 'hidden', 'default', { value: ident }));
-  } else {
+  // A refresh offers the password only to an identity that has one (v1.3.1 PopulateLoginMethodFirstFactorRefresh).
+  if (refreshOf && hasPassword(refreshOf)) {
+    nodes.push(input('identifier', 'hidden', 'default', { value: refreshOf.credentials.password!.identifiers[0] }));
+  } else if (!refreshOf) {
     nodes.push(input('identifier', 'text', 'default', { value: '', required: true, label: identifierLabel(svc) }));
   }
-  nodes.push(input('password', 'password', 'password', { required: true, autocomplete: 'current-password', label: msg(1070001) }));
-  nodes.push(input('method', 'submit', 'password', { value: 'password', label: msg(refreshOf ? 1010001 : 1010022) }));
+  if (!refreshOf || hasPassword(refreshOf)) {
+    nodes.push(input('password', 'password', 'password', { required: true, autocomplete: 'current-password', label: msg(1070001) }));
+    nodes.push(input('method', 'submit', 'password', { value: 'password', label: msg(refreshOf ? 1010001 : 1010022) }));
+  }
   return sortNodes(nodes, LOGIN_GROUPS, ['csrf_token', 'identifier', 'password']);
 }
 

@@ -24,6 +24,7 @@ const catalogue: Record<number, Entry> = {
     (c) =>
       `You tried to sign in with ${JSON.stringify(c.duplicateIdentifier)}, but that email is already used by another account. Sign in to your account with one of the options below to add your account ${JSON.stringify(c.duplicateIdentifier)} at ${JSON.stringify(c.provider)} as another way to sign in.`,
   ],
+  1010017: ['info', 'Sign in and link'],
   1010018: ['info', (c) => `Confirm with ${c.provider}`],
   1010022: ['info', 'Sign in with password'],
   // registration
@@ -81,6 +82,10 @@ const catalogue: Record<number, Entry> = {
   4000010: ['error', 'Account not active yet. Did you forget to verify your email address?'],
   4000017: ['error', (c) => `length must be <= ${c.max_length}, but got ${c.actual_length}`],
   4000026: ['error', (c) => `expected ${(c.allowed_types as string[]).join(' or ')}, but got ${c.actual_type}`],
+  4000027: [
+    'error',
+    'An account with the same identifier (email, phone, username, ...) exists already. Please sign in to your existing account to link your social profile.',
+  ],
   4000031: ['error', 'The password can not be used because it is too similar to the identifier.'],
   4000032: ['error', (c) => `The password must be at least ${c.min_length} characters long, but got ${c.actual_length}.`],
   4000033: ['error', (c) => `The password must be at most ${c.max_length} characters long, but got ${c.actual_length}.`],
@@ -94,6 +99,7 @@ const catalogue: Record<number, Entry> = {
   4010004: ['error', 'Could not find a strategy to update your settings. Did you fill out the form correctly?'],
   4010005: ['error', 'Could not find a strategy to recover your account with. Did you fill out the form correctly?'],
   4010006: ['error', 'Could not find a strategy to verify your account with. Did you fill out the form correctly?'],
+  4010009: ['error', 'Linked credentials do not match.'],
   4010011: ['error', 'This account has been disabled. Please contact support for assistance.'],
   4040001: ['error', (c) => `The registration flow expired ${fmt2(c.minutes)} minutes ago, please try again.`],
   4050001: ['error', (c) => `The settings flow expired ${fmt2(c.minutes)} minutes ago, please try again.`],

@@ -158,7 +158,9 @@ export function issueSession(svc: Service, ctx: Ctx, identity: StoredIdentity, m
   if (options.cookie === false) return s;
   setSessionCookie(svc, ctx, s);
   // A new identity in this browser gets a new anti-CSRF token (§1.4).
-  if (!previous || previous.identity.id !== identity.id) svc.csrf.regenerate(ctx);
+  // IssueCookie: a new anti-CSRF token unless the browser's session already was this identity's.
+  const before = previous ?? currentSession(svc, ctx);
+  if (!before || before.identity.id !== identity.id) svc.csrf.regenerate(ctx);
   return s;
 }
 

@@ -38,6 +38,9 @@ export function serializeSettings(svc: Service, ctx: Ctx, f: Flow): Record<strin
 }
 
 export function createSettingsFlowFor(svc: Service, ctx: Ctx, identity: StoredIdentity, requestUrl?: string): Flow {
+  // settings.Handler.NewFlow aborts every settings strategy's parked change (the cookie is written back
+  // only when it named one).
+  unsetEntry(svc, ctx, CONTINUITY);
   const f = newFlow(svc, ctx, 'settings', settingsNodes(svc, identity), { identity_id: identity.id, state: 'show_form' });
   if (requestUrl) f.request_url = requestUrl;
   return f;
@@ -107,17 +110,19 @@ function verifyPendingAddresses(svc: Service, ctx: Ctx, f: Flow, identity: Store
 export function settingsSuccess(svc: Service, ctx: Ctx, f: Flow, cur: Current, identity: StoredIdentity): Reply {
   const shown = verifyPendingAddresses(svc, ctx, f, identity);
   f.state = 'success';
-  f.ui.nodes = settingsNodes(svc, identity);
+  // v1.3.1's PostSettingsHook makes a new settings flow (stored, this request's URL as its request_url,
+  // parked changes aborted) and gives this flow its form: the form's action is the new flow's.
+  const next = createSettingsFlowFor(svc, ctx, identity);
+  saveFlow(svc, next);
+  f.ui = { action: next.ui.action, method: next.ui.method, nodes: next.ui.nodes };
   setUiMessages(f, [msg(1050001)]);
   const target = returnUrl(svc, f, svc.config.selfservice.flows.settings.after.default_browser_return_url, flowUiUrl(svc, 'settings', f.id));
-  // v1.3.1 answers the save with continue_with but does not keep it on the flow (a later GET has none);
-  // a continuity container the browser brought is written back, emptied.
+  // v1.3.1 answers the save with continue_with but does not keep it on the flow (a later GET has none).
   f.continue_with = undefined;
   delete f.internal.pending;
   delete f.internal.continuity;
   saveFlow(svc, f);
   f.continue_with = [...shown, { action: 'redirect_browser_to', redirect_browser_to: target }];
-  unsetEntry(svc, ctx, CONTINUITY);
   setSessionCookie(svc, ctx, cur.session);
   if (!ctx.isJSON) return redirect(303, target);
   return json(200, serializeSettings(svc, ctx, f));
@@ -170,7 +175,6 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
   const method = str(body.method) ?? (body.link !== undefined || body.unlink !== undefined ? 'oidc' : undefined);
 
   if (method === 'profile') {
-    f.active = 'profile';
     if (typeof body.traits !== 'object' || body.traits === null) {
       setUiMessages(f, [reasonMessage('Did not receive any value changes.')]);
       return formReply(svc, ctx, f);
@@ -213,7 +217,6 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
   }
 
   if (method === 'password') {
-    f.active = 'password';
     if (!isPrivileged(svc, cur)) return needsReauth(svc, ctx, f, pending);
     const password = str(body.password) ?? '';
     let pwMsg = password

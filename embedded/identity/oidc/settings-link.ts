@@ -50,7 +50,8 @@ function unlinkProvider(svc: Service, ctx: Ctx, f: Flow, cur: Current, pending: 
     return writeFlowError(svc, ctx, f, formError('can not unlink non-existing OpenID Connect connection'));
   }
   const kept = ((cred.config.providers ?? []) as OidcLink[]).filter((p) => p.provider !== unlink);
-  cred.config = { ...cred.config, providers: kept };
+  // Kratos marshals the emptied list as null.
+  cred.config = { ...cred.config, providers: kept.length ? kept : null };
   cred.identifiers = kept.map((p) => `${p.provider}:${p.subject}`);
   identity.updated_at = new Date(svc.clock.now()).toISOString();
   svc.store.saveIdentity(identity);
@@ -69,7 +70,6 @@ export async function settingsOidc(
   const link = str(body.link) ?? '';
   const unlink = str(body.unlink) ?? '';
   if (!link && !unlink) return undefined;
-  f.active = 'oidc';
   if (!svc.config.selfservice.methods.oidc.enabled) {
     throw new KratosError(404, {
       reason: 'This endpoint was disabled by system administrator. Please check your url or contact the system administrator to enable it.',

@@ -6,6 +6,7 @@ import { Browser, findIdentity, uniqueEmail, useIdentities } from '../../support
 import { alerts, hiddenValue } from '../../support/http.ts';
 import { buildAssets, catalogueText } from '../../support/browser.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
+import { navigate, USER_NAVIGATION } from './social-support.ts';
 
 let stack: Stack;
 const build = buildAssets('one-tap-kratos');
@@ -194,5 +195,25 @@ describe('an identity service that does not sign a social sign-up in', () => {
     expect(signedIn.status).toBe(303);
     expect(signedIn.location).toBe(`${quiet.appUrl}/profile-settings`);
     expect(await signedInAt(browser)).toBe(200);
+  });
+});
+
+describe('request_google_sign_in without One Tap', () => {
+  let redirectOnly: Stack;
+  beforeAll(async () => {
+    redirectOnly = await startStack({ socialProviders: true, env: { ASSETS_DIR: build.assetsDir, GOOGLE_CLIENT_ID: '' } });
+  });
+  afterAll(() => redirectOnly?.close());
+
+  test('starts Google’s redirect sign-in at once: on to the fake Google’s authorize page', async () => {
+    const browser = new Browser(redirectOnly.appUrl);
+    const asked = await navigate(browser, '/sign-in?request_google_sign_in=true', USER_NAVIGATION);
+    expect(asked.status).toBe(303);
+    expect(asked.location).toBe('/sign-in?request_social_sign_in=true&provider=google');
+    const started = await navigate(browser, asked.location!, USER_NAVIGATION);
+    expect(started.status).toBe(303);
+    const authorize = new URL(started.location!);
+    expect(authorize.origin).toBe(redirectOnly.providers!.google.origin);
+    expect(authorize.searchParams.get('client_id')).toBe(redirectOnly.providers!.google.clientId);
   });
 });

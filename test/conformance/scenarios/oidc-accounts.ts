@@ -6,7 +6,7 @@
 // sign-in is another identity's.
 import type { Scenario } from '../harness.ts';
 import { atProvider, flowAfterRedirect, identityByEmail, providerAccount, socialSignIn, submitOidc } from './oidc-steps.ts';
-import { createFlow, getFlow, navigateToFlow, newIdentity, signIn, STRONG_PASSWORD, submitJson, submitForm } from './steps.ts';
+import { createFlow, getFlow, navigateToFlow, newIdentity, signIn, STRONG_PASSWORD, submitJson, submitForm, uniqueEmail } from './steps.ts';
 
 const withOidc = '?include_credential=oidc';
 
@@ -74,6 +74,19 @@ export const oidcAccountScenarios: Scenario[] = [
       await identityByEmail(ctx, email);
     },
   })),
+  {
+    name: 'oidc registration: an address the schema refuses gives the Continue form (1040003, traits filled in); completing it registers',
+    async run(ctx) {
+      const email = providerAccount('google', { email: uniqueEmail('oidc-continue').replace('@example.com', '@exa_mple.com') });
+      const client = ctx.browser();
+      const answer = await socialSignIn(ctx, client, 'registration', 'google', email);
+      const form = await flowAfterRedirect(ctx, client, answer, 'registration');
+      const corrected = uniqueEmail('oidc-corrected');
+      const { authorizeUrl } = await submitOidc(client, form, { method: 'oidc', provider: 'google', traits: { email: corrected, name: 'Grace' } });
+      await atProvider(client, authorizeUrl, { email });
+      await client.getJson(ctx.pub('/sessions/whoami'));
+    },
+  },
   {
     name: 'oidc: signed in meanwhile, the callback of an earlier attempt goes to the return URL',
     async run(ctx) {

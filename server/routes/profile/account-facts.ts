@@ -1,7 +1,13 @@
 // What the profile needs to know about the signed-in identity's ways in, which neither whoami nor the
 // settings flow say (Kratos strips credentials from both): whether it has a password, which login
 // services are linked, and when the password was last changed here. Read with the admin API
-// (GET /admin/identities/{id}; credentials come without their secret config), server side only.
+// (GET /admin/identities/{id}?include_credential=password), server side only.
+//
+// Whether there is a password is Kratos's own rule (password strategy CountActiveFirstFactorCredentials):
+// a `password` credential with identifiers AND a hashed password. The credential alone says nothing:
+// Kratos gives every identity whose schema marks the e-mail as a password identifier an empty
+// `password` credential, social-only ones included (seen on real Kratos v1.3.1). So the config is asked
+// for, looked at for a non-empty hash, and dropped at once: never kept, returned or logged.
 //
 // Password kinds (spec §3), the rule:
 //   changeLoginService  no `password` credential: a social-only account; the section offers to set one.
@@ -30,7 +36,7 @@ export type AccountFacts = {
 };
 
 type AdminIdentity = {
-  credentials?: Record<string, { identifiers?: string[] } | undefined>;
+  credentials?: Record<string, { identifiers?: string[]; config?: Record<string, unknown> } | undefined>;
   metadata_public?: Record<string, unknown> | null;
 };
 
@@ -39,8 +45,9 @@ export function accountFactsOf(identity: AdminIdentity): AccountFacts {
   const password = identity.credentials?.password;
   const oidc = identity.credentials?.oidc?.identifiers ?? [];
   const changedAt = identity.metadata_public?.[PASSWORD_CHANGED_AT];
+  const hash = password?.config?.hashed_password;
   return {
-    hasPassword: password !== undefined && (password.identifiers?.length ?? 0) > 0,
+    hasPassword: (password?.identifiers ?? []).some((identifier) => identifier !== '') && typeof hash === 'string' && hash !== '',
     linkedProviders: [...new Set(oidc.map(providerOfIdentifier).filter((provider): provider is string => provider !== undefined))],
     passwordChangedAt: typeof changedAt === 'string' && !Number.isNaN(Date.parse(changedAt)) ? changedAt : undefined,
   };
@@ -74,7 +81,7 @@ export async function loadAccountFacts(req: Request, res: Response): Promise<Acc
   let facts: AccountFacts | null = null;
   if (id) {
     try {
-      facts = accountFactsOf((await identityAdmin(req).getIdentity({ id })).data as AdminIdentity);
+      facts = accountFactsOf((await identityAdmin(req).getIdentity({ id, includeCredential: ['password'] })).data as AdminIdentity);
     } catch (error) {
       facts = failure(req, error, 'identity credentials could not be read');
     }

@@ -12,7 +12,7 @@
 //     `linkFailureFromError` turns that into the same failure on the settings page.
 import type { Request, RequestHandler, Response } from 'express';
 import type { KratosFlow, KratosSession } from '../../../core/kratos/types.ts';
-import { getFlow, submitFlow } from '../../flows/kratos.ts';
+import { flowCsrfToken, getFlow, submitFlow } from '../../flows/kratos.ts';
 import { answerProviderRedirect } from '../../flows/social.ts';
 import { responseMode } from '../../flows/respond.ts';
 import { sessionEmail } from '../../flows/session.ts';
@@ -109,7 +109,7 @@ async function returnFromProvider(req: Request, res: Response, flow: KratosFlow,
 
 /** After the new sign-in: submit the link the user asked for, and send the browser on to the provider. */
 async function continueAfterSignIn(req: Request, res: Response, flow: KratosFlow, link: ProfileLink): Promise<boolean> {
-  const built = settingsSubmitFrom({ method: 'oidc', link: link.provider }, flow);
+  const built = settingsSubmitFrom({ method: 'oidc', link: link.provider, csrf_token: flowCsrfToken(flow) }, flow);
   if (!built.ok) return false;
   const outcome = await submitFlow(req, res, 'settings', flow.id, built.body);
   if (outcome.type === 'location') {

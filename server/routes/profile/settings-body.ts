@@ -69,10 +69,9 @@ export function settingsSubmitFrom(input: Record<string, unknown>, flow: KratosF
       const unlink = text(input.unlink);
       if (link && offeredProviders(flow, 'link').has(link)) {
         // The account's address preselects it at the provider (spec §7: upstream_parameters.login_hint).
-        // Always an object: Kratos v1.3.1 decodes upstream_parameters unconditionally for a link.
         const email = flow.identity?.traits?.email;
-        const upstream_parameters = typeof email === 'string' && email !== '' ? { login_hint: email } : {};
-        return { ok: true, method, body: { method, link, csrf_token, upstream_parameters } };
+        const hint = typeof email === 'string' && email !== '' ? { upstream_parameters: { login_hint: email } } : {};
+        return { ok: true, method, body: { method, link, csrf_token, ...hint } };
       }
       if (unlink && offeredProviders(flow, 'unlink').has(unlink)) return { ok: true, method, body: { method, unlink, csrf_token } };
       return { ok: false, method, reason: 'unknown_provider' };

@@ -112,6 +112,8 @@ export async function startProfileStack(
      * the app's judgement of its stored backend tokens only, so the test runs on either identity service.
      */
     clockScope?: 'all' | 'backend';
+    /** The embedded sign-in providers too (startStack's socialProviders; they are at `stack.providers`). */
+    socialProviders?: boolean;
   } = {},
 ): Promise<ProfileStack> {
   const backendProxy = await startProxy();
@@ -120,6 +122,7 @@ export async function startProfileStack(
     identityConfig: options.identityConfig,
     env: { BACKEND_URL: backendProxy.url, KRATOS_PUBLIC_URL: identityProxy.url, ...options.env },
     clock: options.clockScope === 'backend' ? undefined : options.clock,
+    socialProviders: options.socialProviders,
   });
   const app = stack.server.listeners('request')[0] as Express;
   const { clock } = options;

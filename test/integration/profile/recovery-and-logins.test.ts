@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Browser } from '../../support/http.ts';
-import { standInOnly } from '../../support/stack.ts';
 import { startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
 describe('a settings flow opened by account recovery', () => {
@@ -41,37 +40,4 @@ describe('a settings flow opened by account recovery', () => {
   });
 });
 
-describe('linked login services', () => {
-  let env: ProfileStack;
-  beforeAll(async () => {
-    env = await startProfileStack({
-      identityConfig: {
-        selfservice: { methods: { oidc: { enabled: true, config: { providers: [{ id: 'google', provider: 'google', label: 'Google' }] } } } },
-      } as never,
-    });
-  });
-  afterAll(() => env?.close());
-  const users = useProfileUsers(() => env);
-
-  standInOnly('no OIDC providers are configured for real Kratos yet (issue #12)')(
-    'lists the offered providers with link buttons; linking sends the browser to the provider',
-    async () => {
-      const u = await users.signedIn({ prefix: 'logins' });
-      expect(u.page).toMatch(/<li class="profile-logins__item" data-provider="google" data-linked="false">/);
-      expect(u.page).toContain('id="profile-logins-form"');
-      expect(u.page).toMatch(/<button[^>]*name="link"[^>]*value="google"|<button[^>]*value="google"[^>]*name="link"/);
-      const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, link: 'google' });
-      expect(answer.status).toBe(303);
-      expect(new URL(answer.location!, env.appUrl).origin).not.toBe(env.appUrl);
-    },
-  );
-
-  test('a provider the flow does not offer is refused before Kratos', async () => {
-    const u = await users.signedIn({ prefix: 'logins-bad' });
-    const answer = await u.browser.postJson(u.settingsAction, { csrf_token: u.flowCsrf, method: 'oidc', link: 'evil-idp' });
-    expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.text)).toMatchObject({ code: 'validation_error' });
-    const unlink = await u.browser.postJson(u.settingsAction, { csrf_token: u.flowCsrf, method: 'oidc', unlink: 'google' });
-    expect(unlink.status).toBe(400);
-  });
-});
+// The login services (link, unlink, the last way in) are tested with the embedded providers in linked-logins*.test.ts.

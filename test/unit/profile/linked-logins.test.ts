@@ -63,7 +63,10 @@ describe('linkedLoginsOf', () => {
 describe('account facts and the password kind (spec §3)', () => {
   it('reads the password credential, the linked providers and the recorded change', () => {
     const facts = accountFactsOf({
-      credentials: { password: { identifiers: ['ada@example.com'] }, oidc: { identifiers: ['google:1', 'microsoft:2', 'google:3'] } },
+      credentials: {
+        password: { identifiers: ['ada@example.com'], config: { hashed_password: '$argon2id$v=19$m=1024,t=1,p=1$c2FsdA$aGFzaA' } },
+        oidc: { identifiers: ['google:1', 'microsoft:2', 'google:3'] },
+      },
       metadata_public: { passwordChangedAt: '2026-01-02T03:04:05.000Z' },
     });
     expect(facts).toEqual({ hasPassword: true, linkedProviders: ['google', 'microsoft'], passwordChangedAt: '2026-01-02T03:04:05.000Z' });
@@ -72,7 +75,11 @@ describe('account facts and the password kind (spec §3)', () => {
       linkedProviders: ['apple'],
       passwordChangedAt: undefined,
     });
-    expect(accountFactsOf({ credentials: { password: { identifiers: [] } } }).hasPassword).toBe(false);
+    expect(accountFactsOf({ credentials: { password: { identifiers: [], config: { hashed_password: 'x' } } } }).hasPassword).toBe(false);
+    // Kratos gives a social-only identity an empty password credential (the schema's identifier): no password.
+    expect(accountFactsOf({ credentials: { password: { identifiers: ['ada@example.com'], config: {} } } }).hasPassword).toBe(false);
+    // The facts keep no trace of the hash.
+    expect(JSON.stringify(facts)).not.toContain('argon2');
   });
 
   it('decides the kind: no password → changeLoginService; a recorded change → changedPassword; else default', () => {

@@ -86,7 +86,7 @@ describe('settingsSubmitFrom', () => {
       body: { method: 'oidc', link: 'google', csrf_token: 't', upstream_parameters: { login_hint: 'ada@example.com' } },
     });
     const noEmail = { ...flow, identity: { id: 'identity-2', traits: {} } };
-    expect(settingsSubmitFrom({ link: 'google' }, noEmail)).toMatchObject({ ok: true, body: { upstream_parameters: {} } });
+    expect(settingsSubmitFrom({ link: 'google' }, noEmail)).toEqual({ ok: true, method: 'oidc', body: { method: 'oidc', link: 'google', csrf_token: '' } });
     expect(settingsSubmitFrom({ method: 'oidc', unlink: 'apple' }, flow)).toMatchObject({ ok: true, body: { unlink: 'apple' } });
     expect(settingsSubmitFrom({ method: 'oidc', unlink: 'google' }, flow)).toMatchObject({ ok: false, reason: 'unknown_provider' });
     expect(settingsSubmitFrom({ method: 'oidc', link: 'evil' }, flow)).toMatchObject({ ok: false, reason: 'unknown_provider' });

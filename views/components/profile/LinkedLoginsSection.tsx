@@ -2,6 +2,7 @@ import { FORM_IDS } from '../../../core/form-ids.ts';
 import { useT } from '../../context.ts';
 import { Alert } from '../Alert.tsx';
 import { Button } from '../Button.tsx';
+import { ProviderMark } from '../flow/ProviderMark.tsx';
 import { providerName, type LinkedLogin } from './linked-logins.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
@@ -26,6 +27,7 @@ function LoginRow(props: { login: LinkedLogin }) {
   const reasonId = `logins-${login.provider}-reason`;
   return (
     <li className="profile-logins__item" data-provider={login.provider} data-linked={login.linked ? 'true' : 'false'}>
+      <ProviderMark provider={login.provider} />
       <span className="profile-logins__name">{name}</span>
       <span className="profile-logins__state">{login.linked ? t('profile.linkedLogins.state.linked') : t('profile.linkedLogins.state.notLinked')}</span>
       {login.action === 'link' ? (
@@ -77,6 +79,7 @@ export function LinkedLoginsSection(props: LinkedLoginsView) {
           <ul className="profile-logins__list">
             {props.hasPassword ? (
               <li className="profile-logins__item" data-provider="password" data-linked="true">
+                <span className="provider-mark" aria-hidden="true" />
                 <span className="profile-logins__name">{t('profile.linkedLogins.password')}</span>
                 <span className="profile-logins__state">{t('profile.linkedLogins.state.linked')}</span>
               </li>

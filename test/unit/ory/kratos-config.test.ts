@@ -111,7 +111,6 @@ describe('OIDC providers for real Kratos', () => {
     config: {
       selfservice: {
         methods: { oidc: { enabled: true, config: { providers: providers as never } } },
-        flows: { registration: { after: { oidc: { hooks: [{ hook: 'session' }] } } as never } },
       },
     },
   });
@@ -176,8 +175,10 @@ describe('OIDC providers for real Kratos', () => {
     expect(oidcMapperJsonnet('other')).not.toContain('loginService');
   });
 
-  it('keeps the registration and login hooks per method (a session right after registering with a provider)', () => {
+  it('keeps the registration and login hooks per method (the stand-in’s default: a session right after registering with a provider)', () => {
     expect(config.selfservice.flows.registration.after.oidc).toEqual({ hooks: [{ hook: 'session' }] });
+    const without = translate({ config: { selfservice: { flows: { registration: { after: { oidc: { hooks: [] } } } } } } as never });
+    expect(without.selfservice.flows.registration.after.oidc).toBeUndefined();
     expect(config.selfservice.flows.registration.after.password.hooks).toEqual([{ hook: 'show_verification_ui' }]);
     expect(config.selfservice.flows.login.after.oidc).toBeUndefined();
   });

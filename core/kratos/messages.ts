@@ -201,7 +201,8 @@ export function mapIdentityProviderError(status: number, body: unknown, t: Trans
   const error = envelope.error ?? {};
   const reason = error.reason ?? error.message;
   // (A redirect's reason quotes the provider's URL: never read as a failure.)
-  const failure = isFlowBody(body) || envelope.redirect_browser_to ? undefined : socialFailureOf(error.reason);
+  // A plain Go error (the token endpoint refused the code) reaches the error UI with its text as the message.
+  const failure = isFlowBody(body) || envelope.redirect_browser_to ? undefined : (socialFailureOf(error.reason) ?? socialFailureOf(error.message));
   if (failure) {
     // A social sign-in that failed is the user's request refused, never our fault: a 4xx (an unknown
     // provider stays 404), even where Kratos answers 500 (a bad id_token, a nonce mismatch).

@@ -77,7 +77,7 @@ const FAILURE_PATTERNS: readonly (readonly [RegExp, SocialFailure])[] = [
   [/did not return the code query parameter/i, 'codeMissing'],
   [/OpenID Connect Provider ".*" is unknown or has not been configured/i, 'unknownProvider'],
   [/nonce/i, 'nonceMismatch'],
-  [/id_token|ID token|claim mismatch/i, 'idTokenInvalid'],
+  [/id_token|ID token|claim mismatch|^oidc: /i, 'idTokenInvalid'],
   [/Unable to initialize OpenID Connect Provider/i, 'providerUnavailable'],
   [/oauth2: |exchange (?:the )?(?:authorization )?code|OAuth 2\.0 code/i, 'exchangeFailed'],
   [/Unable to complete OpenID Connect flow/i, 'providerError'],

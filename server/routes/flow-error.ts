@@ -1,6 +1,8 @@
 /**
  * /error?id= — Kratos's error UI (its `selfservice.flows.error.ui_url`): fetches the stored flow error
- * and shows it translated, with a way back into the flow. The HTTP status is the error's own code.
+ * and shows it translated, with a way back into the flow. The HTTP status is the error's own code, except
+ * that a failed social sign-in (recognised in core/kratos/social.ts) is always a 4xx with our own text:
+ * Kratos stores some (a code its token endpoint refused) as 500s.
  */
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
@@ -30,8 +32,21 @@ documentEndpoint({
 
 const ERROR_ID = /^[A-Za-z0-9:_-]{1,128}$/;
 
+/**
+ * Texts for this page where the form's wording would be wrong: an expired flow reaches the error UI from a
+ * provider's callback, and no fresh form was loaded here (the form's text says one was).
+ */
+const PAGE_KEYS: Readonly<Record<string, string>> = { self_service_flow_expired: 'flowError.self_service_flow_expired' };
+
+function pageText(t: (key: string) => string, id: string | undefined): string | undefined {
+  const key = id ? PAGE_KEYS[id] : undefined;
+  const text = key ? t(key) : undefined;
+  return text && text !== key ? text : undefined;
+}
+
 /** Where "try again" leads, by the kind of flow the error came from (details name it when known). */
 function retryHref(errorId: string | undefined): string {
+  // (Social sign-in failures have no flow to go back to either: signing in again starts a new one.)
   if (errorId === 'session_already_available') return '/';
   return ROUTES.signIn;
 }
@@ -49,7 +64,7 @@ async function show(req: Request, res: Response): Promise<void> {
   const error = answer.data.error;
   const status = typeof error.code === 'number' && error.code >= 400 && error.code < 600 ? error.code : 500;
   const mapped = mapIdentityProviderError(status, { error }, t);
-  const message = translateErrorId(t, error.id) ?? mapped.message;
+  const message = pageText(t, error.id) ?? translateErrorId(t, error.id) ?? mapped.message;
   respondError(req, res, new AppError(mapped.status, mapped.code, message, { ...mapped.meta, errorId: error.id ?? null }), () =>
     createElement(FlowErrorPage, { message, code: String(error.id ?? status), retryHref: retryHref(error.id) }),
   );

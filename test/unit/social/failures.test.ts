@@ -20,6 +20,7 @@ const REASONS: readonly (readonly [string, string])[] = [
   ['OpenID Connect Provider "github" is unknown or has not been configured', 'unknownProvider'],
   ['Could not verify id_token', 'idTokenInvalid'],
   ['The id_token claims were invalid', 'idTokenInvalid'],
+  ['oidc: id token issued by a different provider, expected "https://a" got "https://b"', 'idTokenInvalid'],
   ['No nonce was included in the id_token but is required by the provider', 'nonceMismatch'],
   ['The supplied nonce does not match the nonce from the id_token', 'nonceMismatch'],
   ['Unable to initialize OpenID Connect Provider: Get "http://127.0.0.1:1/.well-known/openid-configuration": dial tcp', 'providerUnavailable'],

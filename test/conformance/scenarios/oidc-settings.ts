@@ -26,6 +26,23 @@ export const oidcSettingsScenarios: Scenario[] = [
     },
   },
   {
+    name: 'oidc settings link with upstream_parameters (login_hint, prompt, auth_type forwarded) refused by the provider: back on the settings flow with its error; unlinking what was never linked',
+    async run(ctx) {
+      const { identity, client } = await signedInBrowser(ctx);
+      const flow = await createFlow(ctx, client, 'settings');
+      const { authorizeUrl } = await submitOidc(client, flow, {
+        method: 'oidc',
+        link: 'microsoft',
+        // The fake Microsoft (oidc-provider) refuses prompt=select_account: invalid_request.
+        upstream_parameters: { login_hint: identity.email, prompt: 'select_account', auth_type: 'reauthenticate', acr_values: 'x' },
+        transient_payload: { from: 'settings' },
+      });
+      const answer = await atProvider(client, authorizeUrl, { email: identity.email });
+      const again = await flowAfterRedirect(ctx, client, answer, 'settings');
+      await submitJson(client, again, { method: 'oidc', unlink: 'microsoft' });
+    },
+  },
+  {
     name: 'oidc settings link (browser form): 303 to the provider and back to the settings UI',
     async run(ctx) {
       const { client } = await signedInBrowser(ctx);

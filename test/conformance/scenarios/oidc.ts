@@ -33,7 +33,13 @@ export const oidcScenarios: Scenario[] = [
       const login = await navigateToFlow(ctx, client, 'login');
       await submitOidc(client, login, { provider: 'dropbox' }, 'form');
       const registration = await navigateToFlow(ctx, client, 'registration');
-      await submitOidc(client, registration, { method: 'oidc', provider: 'dropbox' }, 'form');
+      // Kratos reads form fields with dots as JSON paths (upstream_parameters.login_hint).
+      await submitOidc(
+        client,
+        registration,
+        { method: 'oidc', provider: 'dropbox', 'upstream_parameters.login_hint': 'ada@example.com', 'upstream_parameters.foo': 'x' },
+        'form',
+      );
     },
   },
   {

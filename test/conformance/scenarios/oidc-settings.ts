@@ -43,6 +43,18 @@ export const oidcSettingsScenarios: Scenario[] = [
     },
   },
   {
+    name: 'oidc settings link of a provider account another identity already has',
+    async run(ctx) {
+      const email = providerAccount('dropbox');
+      await socialSignIn(ctx, ctx.browser(), 'registration', 'dropbox', email, { record: false });
+      const { client } = await signedInBrowser(ctx);
+      const flow = await createFlow(ctx, client, 'settings');
+      const { authorizeUrl } = await submitOidc(client, flow, { method: 'oidc', link: 'dropbox' });
+      const answer = await atProvider(client, authorizeUrl, { email });
+      if (answer.location?.includes('flow=')) await flowAfterRedirect(ctx, client, answer, 'settings');
+    },
+  },
+  {
     name: 'oidc settings link (browser form): 303 to the provider and back to the settings UI',
     async run(ctx) {
       const { client } = await signedInBrowser(ctx);

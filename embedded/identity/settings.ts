@@ -27,7 +27,7 @@ import { currentSession, setSessionCookie, type Current } from './sessions.ts';
 import type { StoredIdentity } from './store.ts';
 import { startVerificationFor } from './verification.ts';
 import { settingsNodes } from './settings-nodes.ts';
-import { settingsOidc } from './oidc/settings-link.ts';
+import { isOidcSettingsSubmit, settingsOidc } from './oidc/settings-link.ts';
 
 /** The settings flow's entry in the ory_kratos_continuity cookie: the parked change's key. */
 const CONTINUITY = 'ory_kratos_settings';
@@ -164,7 +164,8 @@ export async function submitSettings(svc: Service, ctx: Ctx): Promise<Reply> {
     ctx.isJSON = false;
   } else {
     body = await ctx.body();
-    if (f.type === 'browser') svc.csrf.verifyBody(ctx, body.csrf_token);
+    // v1.3.1's oidc settings strategy compares no anti-CSRF token (the profile and password ones do).
+    if (f.type === 'browser' && !isOidcSettingsSubmit(body)) svc.csrf.verifyBody(ctx, body.csrf_token);
   }
   if (body.transient_payload !== undefined) f.transient_payload = body.transient_payload;
   const { csrf_token: _t, ...pending } = body;

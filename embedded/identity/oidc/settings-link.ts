@@ -58,6 +58,12 @@ function unlinkProvider(svc: Service, ctx: Ctx, f: Flow, cur: Current, pending: 
   return settingsSuccess(svc, ctx, f, cur, identity);
 }
 
+/** A submit the oidc strategy answers: `link` or `unlink`, and not the profile or password method. */
+export function isOidcSettingsSubmit(body: Record<string, unknown>): boolean {
+  const method = str(body.method);
+  return method !== 'profile' && method !== 'password' && Boolean(str(body.link) || str(body.unlink));
+}
+
 /** The oidc strategy's part of a settings submit; undefined when it is not responsible (no link, no unlink). */
 export async function settingsOidc(
   svc: Service,

@@ -7,7 +7,9 @@
  * the password button relabelled 1010017 "Sign in and link", other providers' buttons 1010018 "Confirm
  * with {provider}". Signing in there links the new provider; signing in as another identity fails with
  * 4010009. After any failure Kratos re-renders the same flow with its messages replaced, so 1010016 is gone
- * but the relabelled buttons stay: they are what marks the flow as a link flow.
+ * but the relabelled buttons and the hidden identifier stay: they are what marks the flow as a link flow
+ * (v1.3.1 labels its password button 1010022, which it does not relabel; a refresh flow hides the
+ * identifier too, but says `refresh`).
  *
  *   accountLinkOf(flow, signals?) → { state, step, email?, provider?, existing, failure? }
  *
@@ -55,7 +57,11 @@ export type AccountLinkSignals = {
   linked?: boolean;
   /** The user just chose an existing provider on a link flow and is being sent there. */
   submitting?: boolean;
-  /** What an earlier page of this sequence knew (1010016 is gone after a failure). */
+  /**
+   * What is known beyond the flow: the provider an earlier page of the sequence named (1010016 is gone
+   * after a failure), how the existing account signs in (read by the server; Kratos v1.3.1 leaves 1010016's
+   * available_credential_types empty).
+   */
   remembered?: { provider?: string; existing?: readonly string[] };
 };
 
@@ -63,14 +69,19 @@ function labelId(node: UiNode): number | undefined {
   return node.meta.label?.id ?? node.attributes.label?.id;
 }
 
+function hiddenIdentifier(flow: Pick<KratosFlow, 'ui'>): UiNode | undefined {
+  return flow.ui.nodes.find((node) => node.attributes.name === 'identifier' && node.attributes.type === 'hidden');
+}
+
 function promptOf(flow: Pick<KratosFlow, 'ui'> | undefined): UiText | undefined {
   return flow?.ui.messages?.find((message) => message.id === LINK_PROMPT_MESSAGE_ID);
 }
 
-/** A Kratos account-linking login flow: the 1010016 prompt, or the buttons Kratos relabelled for it. */
-export function isLinkFlow(flow: Pick<KratosFlow, 'ui'> | undefined): boolean {
+/** A Kratos account-linking login flow: the 1010016 prompt, the buttons Kratos relabelled, or the identifier it hid. */
+export function isLinkFlow(flow: Pick<KratosFlow, 'ui' | 'refresh'> | undefined): boolean {
   if (!flow) return false;
   if (promptOf(flow)) return true;
+  if (!flow.refresh && hiddenIdentifier(flow)) return true;
   return flow.ui.nodes.some((node) => {
     const id = labelId(node);
     return id === SIGN_IN_AND_LINK_LABEL_ID || id === CONFIRM_WITH_LABEL_ID;
@@ -93,7 +104,8 @@ function existingMethods(flow: Pick<KratosFlow, 'ui'>, prompt: UiText | undefine
   const methods: string[] = [];
   for (const node of flow.ui.nodes) {
     const id = labelId(node);
-    if (id === SIGN_IN_AND_LINK_LABEL_ID && !methods.includes(PASSWORD_METHOD)) methods.unshift(PASSWORD_METHOD);
+    const passwordButton = id === SIGN_IN_AND_LINK_LABEL_ID || (node.attributes.name === 'method' && node.attributes.value === PASSWORD_METHOD);
+    if (passwordButton && !methods.includes(PASSWORD_METHOD)) methods.unshift(PASSWORD_METHOD);
     if (id === CONFIRM_WITH_LABEL_ID && typeof node.attributes.value === 'string') methods.push(node.attributes.value);
   }
   return methods;
@@ -102,8 +114,7 @@ function existingMethods(flow: Pick<KratosFlow, 'ui'>, prompt: UiText | undefine
 function duplicateEmail(flow: Pick<KratosFlow, 'ui'>, prompt: UiText | undefined): string | undefined {
   const fromPrompt = prompt?.context?.duplicate_identifier ?? prompt?.context?.duplicateIdentifier;
   if (typeof fromPrompt === 'string' && fromPrompt !== '') return fromPrompt;
-  const identifier = flow.ui.nodes.find((node) => node.attributes.name === 'identifier' && node.attributes.type === 'hidden');
-  const value = identifier?.attributes.value;
+  const value = hiddenIdentifier(flow)?.attributes.value;
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
@@ -116,7 +127,7 @@ function withStep(link: Omit<AccountLink, 'step'>): AccountLink {
   return { ...link, step: ACCOUNT_LINK_STATES.indexOf(link.state) };
 }
 
-export function accountLinkOf(flow: Pick<KratosFlow, 'ui'> | undefined, signals: AccountLinkSignals = {}): AccountLink {
+export function accountLinkOf(flow: Pick<KratosFlow, 'ui' | 'refresh'> | undefined, signals: AccountLinkSignals = {}): AccountLink {
   const remembered = signals.remembered ?? {};
   const rememberedProvider = knownProvider(remembered.provider) ?? remembered.provider;
   if (signals.linked) return withStep({ state: 'SUCCESS', provider: rememberedProvider, existing: [...(remembered.existing ?? [])] });

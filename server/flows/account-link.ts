@@ -1,10 +1,14 @@
 /**
  * The account-link sequence on the sign-in screen (spec §4, core/kratos/account-link.ts; decision 110).
  *
- *   accountLinkOfScreen(req, flow)   → the state, with what earlier pages of the sequence remembered in OUR
- *                                      query string (`link_provider`, `link_by`: Kratos drops 1010016 after
- *                                      a failure) and our Cancel (`account_link=cancelled`)
- *   linkQuery(link)                  → those parameters for the form's action, so the next page keeps them
+ *   accountLinkOfScreen(req, flow)   → the state, with the provider being linked remembered in OUR query
+ *                                      string (`link_provider`: Kratos drops 1010016 after a failure), our
+ *                                      Cancel (`account_link=cancelled`), and how the existing account signs in
+ *                                      (existingSignInMethods: Kratos v1.3.1 says nothing of it, and offers
+ *                                      every other provider whether the account has it or not)
+ *   linkQuery(link)                  → that parameter for the form's action, so the next page keeps it
+ *   onlyExistingMethods(flow, link)  → the link flow with only the ways in the account has: no "Confirm with
+ *                                      Apple" for an account without Apple (it would start a new sign-up)
  *   confirmLinkedAccount(req, res, session, provider)
  *       after a sign-in on a link flow: when Kratos linked a provider (the session carries an `oidc`
  *       method beside the password one, maybeLinkCredentials), tell the backend (`user/confirm-link-account`,
@@ -15,7 +19,7 @@
  */
 import type { Request, Response } from 'express';
 import { accountLinkOf, type AccountLink } from '../../core/kratos/account-link.ts';
-import { knownProvider, type SocialProvider } from '../../core/kratos/social.ts';
+import { isProviderButton, knownProvider, PASSWORD_METHOD, type SocialProvider } from '../../core/kratos/social.ts';
 import type { KratosFlow, KratosSession } from '../../core/kratos/types.ts';
 import { backendClientFor, callerOf } from '../backend-client.ts';
 import { configOf } from '../request-context.ts';
@@ -23,21 +27,67 @@ import { oryClients } from '../ory.ts';
 
 const METHOD = /^[a-z0-9_-]{1,64}$/;
 
-function remembered(req: Request): { provider?: string; existing?: string[] } {
-  const provider = typeof req.query.link_provider === 'string' && METHOD.test(req.query.link_provider) ? req.query.link_provider : undefined;
-  const by = typeof req.query.link_by === 'string' ? req.query.link_by.split(',').filter((method) => METHOD.test(method)) : [];
-  return { ...(provider ? { provider } : {}), ...(by.length > 0 ? { existing: by.slice(0, 8) } : {}) };
+/** The spec §3 login service trait → the method it stands for. */
+const METHOD_BY_LOGIN_SERVICE: Readonly<Record<string, string>> = {
+  EMAIL_PASSWORD: PASSWORD_METHOD,
+  GOOGLE: 'google',
+  MICROSOFT: 'microsoft',
+  DROPBOX: 'dropbox',
+  APPLE: 'apple',
+};
+
+/**
+ * How the account with `email` signs in: its login service (spec §3 trait) and the providers linked to it.
+ * Read with the admin API by the duplicate identifier Kratos put in the flow (the address the user has just
+ * proved at the provider), never by anything typed. Undefined when it cannot be told.
+ */
+export async function existingSignInMethods(req: Request, email: string): Promise<string[] | undefined> {
+  try {
+    const { identityAdmin } = oryClients(configOf(req));
+    const found = await identityAdmin.listIdentities({ credentialsIdentifier: email });
+    const identity = found.data[0];
+    if (!identity) return undefined;
+    const loginService = (identity.traits as Record<string, unknown> | undefined)?.loginService;
+    // No login service recorded (an account made before the trait, or by an administrator): its password
+    // credential says it signs in with a password.
+    const service = typeof loginService === 'string' ? METHOD_BY_LOGIN_SERVICE[loginService] : identity.credentials?.password ? PASSWORD_METHOD : undefined;
+    const providers = (identity.credentials?.oidc?.identifiers ?? []).map((identifier) => identifier.split(':', 1)[0] ?? '').filter((id) => METHOD.test(id));
+    const methods = [...new Set([...(service ? [service] : []), ...providers])];
+    return methods.length > 0 ? methods : undefined;
+  } catch (error) {
+    req.log?.warn({ err: { message: (error as Error).message } }, 'sign-in methods of the existing account could not be read');
+    return undefined;
+  }
 }
 
-export function accountLinkOfScreen(req: Request, flow: Pick<KratosFlow, 'ui'> | undefined): AccountLink {
-  return accountLinkOf(flow, { cancelled: req.query.account_link === 'cancelled', remembered: remembered(req) });
+function rememberedProvider(req: Request): string | undefined {
+  const provider = req.query.link_provider;
+  return typeof provider === 'string' && METHOD.test(provider) ? provider : undefined;
+}
+
+export async function accountLinkOfScreen(req: Request, flow: Pick<KratosFlow, 'ui' | 'refresh'> | undefined): Promise<AccountLink> {
+  const signals = { cancelled: req.query.account_link === 'cancelled', remembered: { provider: rememberedProvider(req) } };
+  const link = accountLinkOf(flow, signals);
+  if (link.state === 'INITIAL' || !link.email) return link;
+  const existing = await existingSignInMethods(req, link.email);
+  return existing ? accountLinkOf(flow, { ...signals, remembered: { ...signals.remembered, existing } }) : link;
 }
 
 /** What the next page of the sequence must remember (only what Kratos said, never what the URL said). */
 export function linkQuery(link: AccountLink): Record<string, string | undefined> {
-  const provider = knownProvider(link.provider);
-  const by = link.existing.filter((method) => METHOD.test(method));
-  return { link_provider: provider, link_by: by.length > 0 ? by.join(',') : undefined };
+  return { link_provider: knownProvider(link.provider) };
+}
+
+/** The link flow's options narrowed to the ways in the account has (its password form, its providers). */
+export function onlyExistingMethods(flow: KratosFlow, link: AccountLink): KratosFlow {
+  if (link.existing.length === 0) return flow;
+  const password = link.existing.includes(PASSWORD_METHOD);
+  const nodes = flow.ui.nodes.filter((node) => {
+    if (isProviderButton(node)) return link.existing.includes(String(node.attributes.value));
+    if (node.group === 'password') return password;
+    return true;
+  });
+  return { ...flow, ui: { ...flow.ui, nodes } };
 }
 
 type SessionWithMethods = KratosSession & { authentication_methods?: { method?: string; provider?: string }[] };

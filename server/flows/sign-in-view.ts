@@ -13,7 +13,7 @@ import { LINK_PROMPT_MESSAGE_ID, LINKED_CREDENTIALS_MISMATCH_ID, type AccountLin
 import { isProviderButton, knownProvider, SOCIAL_FAILURE_KEYS } from '../../core/kratos/social.ts';
 import type { KratosFlow, UiText } from '../../core/kratos/types.ts';
 import { ROUTES } from '../../core/routes.ts';
-import { accountLinkOfScreen, linkQuery } from './account-link.ts';
+import { accountLinkOfScreen, linkQuery, onlyExistingMethods } from './account-link.ts';
 import type { ScreenRequest, ScreenState } from './flow-screen.ts';
 import { withParams } from './query.ts';
 import { returnToOfFlow, socialErrorOf, socialSignInShown, withoutSocialButtons } from './social.ts';
@@ -47,6 +47,8 @@ const EXPLAINED_BY_PANEL: ReadonlySet<number> = new Set([LINK_PROMPT_MESSAGE_ID,
 export type SignInExtras = {
   link: AccountLink;
   action: string;
+  /** The form's nodes: on the link sequence, only the ways in the existing account has. */
+  ui: KratosFlow['ui'];
   messages: UiText[] | undefined;
   formErrors: string[];
   returnTo?: string;
@@ -55,9 +57,9 @@ export type SignInExtras = {
   cancelHref: string;
 };
 
-export function signInExtras(screen: ScreenRequest, state: ScreenState): SignInExtras {
+export async function signInExtras(screen: ScreenRequest, state: ScreenState): Promise<SignInExtras> {
   const { req, query, config, t } = screen;
-  const link = accountLinkOfScreen(req, state.flow);
+  const link = await accountLinkOfScreen(req, state.flow);
   const linking = link.state !== 'INITIAL';
   // A failed callback comes back as `/sign-in?flow=` alone: our return_to is still in the flow's.
   const recovered = query.returnTo ? undefined : returnToOfFlow(state.flow, config);
@@ -71,6 +73,7 @@ export function signInExtras(screen: ScreenRequest, state: ScreenState): SignInE
   return {
     link,
     action: withParams(screen.path, query.kept, extra),
+    ui: linking ? onlyExistingMethods({ ...state.flow, ui: state.form.ui }, link).ui : state.form.ui,
     messages,
     formErrors: [...(failure ? [t(SOCIAL_FAILURE_KEYS[failure])] : []), ...state.form.formErrors],
     returnTo: query.returnTo ?? recovered,

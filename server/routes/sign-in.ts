@@ -40,16 +40,16 @@ import { safeReturnTo } from '../security/return-to.ts';
 /** Guests only, but a signed-in user asked to sign in again (`refresh=true`) gets the refresh flow. */
 const guestOrRefresh: RequestHandler = (req, res, next) => (req.query.refresh === 'true' ? next() : guestOnly(req, res, next));
 
-function view(screen: ScreenRequest, state: ScreenState) {
+async function view(screen: ScreenRequest, state: ScreenState) {
   const { req, query, t } = screen;
   const email = screen.input.identifier;
   const highlight = query.highlight === 'password' ? 'password' : query.highlight === 'email' ? 'identifier' : undefined;
-  const extras = signInExtras(screen, state);
+  const extras = await signInExtras(screen, state);
   const linking = extras.link.state !== 'INITIAL';
   const form = {
     ...state.form,
     action: extras.action,
-    ui: { ...state.form.ui, messages: extras.messages },
+    ui: { ...extras.ui, messages: extras.messages },
     formErrors: extras.formErrors,
     values: { identifier: query.prefillEmail },
     highlight,

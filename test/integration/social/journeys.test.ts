@@ -3,7 +3,7 @@
 // with the same provider. Against the stand-in and real Kratos (the fakes configured as generic there).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { catalogueText } from '../../support/browser.ts';
-import { findIdentity, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
+import { findIdentity, getIdentity, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
 import { Browser, formAction, hiddenValue } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { pathOf, PROVIDERS, returnFromProvider, signedIn, signOut, socialRoundTrip } from './social-support.ts';
@@ -33,8 +33,8 @@ describe.each(PROVIDERS)('%s', (id) => {
     expect(signedUp.status, signedUp.text.slice(0, 300)).toBe(200);
     expect(signedUp.url).toBe(`${stack.appUrl}/`);
     expect(await signedIn(browser)).toBe(true);
-    const identity = await findIdentity(stack.identity.adminUrl, email);
-    expect(identity?.traits).toMatchObject({ email, loginService: LOGIN_SERVICE[id] });
+    const found = await findIdentity(stack.identity.adminUrl, email);
+    expect((await getIdentity(stack.identity.adminUrl, found!.id)).traits).toMatchObject({ email, loginService: LOGIN_SERVICE[id] });
 
     await signOut(browser);
     expect(await signedIn(browser)).toBe(false);

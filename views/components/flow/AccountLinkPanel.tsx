@@ -76,23 +76,27 @@ function StateMessage(props: { link: AccountLink; t: Translate; provider: string
   const { link, t } = props;
   switch (link.state) {
     case 'LINKING_ACCOUNT':
-      return <Alert variant="info">{t('accountLink.linking', { provider: props.provider })}</Alert>;
+      return (
+        <Alert variant="info">
+          <p>{t('accountLink.linking', { provider: props.provider })}</p>
+        </Alert>
+      );
     case 'WRONG_ACCOUNT_SELECTED':
       return (
         <Alert variant="error" data-link-state={link.state}>
-          {t('accountLink.wrongAccount', { email: link.email ?? '' })}
+          <p>{t('accountLink.wrongAccount', { email: link.email ?? '' })}</p>
         </Alert>
       );
     case 'FAILED':
       return (
         <Alert variant="error" data-link-state={link.state}>
-          {t('accountLink.failed')}
+          <p>{t('accountLink.failed')}</p>
         </Alert>
       );
     case 'CANCELLED':
       return (
         <Alert variant="info" data-link-state={link.state}>
-          {t('accountLink.cancelled')}
+          <p>{t('accountLink.cancelled')}</p>
         </Alert>
       );
     default:
@@ -155,7 +159,9 @@ export function AccountLinkedNotice(props: { provider?: string; continueHref: st
         {t('accountLink.successTitle')}
       </h2>
       <Steps link={{ state: 'SUCCESS', step: 5, existing: [] }} t={t} />
-      <Alert variant="success">{provider ? t('accountLink.success', { provider }) : t('accountLink.successAny')}</Alert>
+      <Alert variant="success">
+        <p>{provider ? t('accountLink.success', { provider }) : t('accountLink.successAny')}</p>
+      </Alert>
       <Button href={props.continueHref} variant="PRIMARY" fullWidth data-link="continue">
         {t('authPage.continue')}
       </Button>

@@ -51,7 +51,11 @@ export function oidcMapperJsonnet(providerId: string): string {
   return [
     "local claims = std.extVar('claims');",
     "local hasEmail = std.objectHas(claims, 'email') && claims.email != '';",
-    "local verified = hasEmail && std.objectHas(claims, 'email_verified') && claims.email_verified == true;",
+    // Entra ID sends no email_verified; its optional claim xms_edov (domain owner verified) is the one
+    // signal on which its address is trusted. Kratos keeps unknown claims in raw_claims.
+    "local raw = if std.objectHas(claims, 'raw_claims') && claims.raw_claims != null then claims.raw_claims else {};",
+    "local domainOwnerVerified = std.objectHas(raw, 'xms_edov') && raw.xms_edov == true;",
+    "local verified = hasEmail && ((std.objectHas(claims, 'email_verified') && claims.email_verified == true) || domainOwnerVerified);",
     "local claim(key) = if std.objectHas(claims, key) then claims[key] else '';",
     // Dropbox's ID token names the person in given_name and family_name only.
     "local name = if claim('name') != '' then claim('name') else std.stripChars(claim('given_name') + ' ' + claim('family_name'), ' ');",

@@ -8,7 +8,8 @@
 // - traits.loginService: GOOGLE, MICROSOFT, DROPBOX or APPLE from the provider id, when the schema
 //   lists that value;
 // - verified_addresses: the e-mail when the provider says it is verified (`email_verified` true, or
-//   "true" as Apple sends it).
+//   "true" as Apple sends it), or, for Entra ID, which sends no email_verified, when its optional claim
+//   `xms_edov` (the e-mail's domain owner is verified) is true.
 // Traits the schema does not have are left out.
 import type { OidcProvider } from '../config.ts';
 import type { IdentitySchema } from '../schema.ts';
@@ -24,13 +25,13 @@ type Mapper = (claims: Claims) => { email?: string; name?: string; verified: boo
 const standard: Mapper = (c) => ({
   email: c.email,
   name: c.name || [c.given_name, c.family_name].filter(Boolean).join(' ') || undefined,
-  verified: c.email_verified === true,
+  verified: c.email_verified === true || c.raw_claims?.xms_edov === true,
 });
 
 /** One mapper per provider type; they agree today, and each type's quirks belong in its own entry. */
 const MAPPERS: Record<string, Mapper> = {
   google: standard,
-  // Microsoft's ID token carries the e-mail when the `email` scope is granted; no email_verified.
+  // Microsoft's ID token carries the e-mail when the `email` scope is granted; no email_verified, but xms_edov.
   microsoft: standard,
   // Apple's name comes only from the first sign-in's `user` post (given_name/family_name).
   apple: standard,

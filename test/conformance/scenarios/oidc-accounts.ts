@@ -63,7 +63,7 @@ export const oidcAccountScenarios: Scenario[] = [
   ...(['microsoft', 'apple'] as const).map((provider): Scenario => ({
     name:
       provider === 'microsoft'
-        ? 'oidc registration with Microsoft (no email_verified claim: the address stays unverified)'
+        ? 'oidc registration with Microsoft (no email_verified claim; Entra’s xms_edov verifies the address)'
         : 'oidc registration with Apple (email_verified as a string; the name only in the callback’s user parameter)',
     async run(ctx) {
       const email = providerAccount(provider);

@@ -169,6 +169,8 @@ describe('OIDC providers for real Kratos', () => {
       expect(jsonnet).toContain('std.substr(name, 0, 32)');
       expect(jsonnet).toContain("claim('given_name') + ' ' + claim('family_name')");
       expect(jsonnet).toContain("[if verified then 'verified_addresses']: [{ via: 'email', value: claims.email }]");
+      // Entra's xms_edov (Kratos keeps it in raw_claims) verifies a Microsoft address.
+      expect(jsonnet).toContain('raw.xms_edov == true');
     }
     // The stand-in's own mapper_url is not Kratos's: ours replaces it.
     expect(byId('dropbox').mapper_url).not.toBe('base64://eA==');

@@ -101,6 +101,15 @@ describe('mappers', () => {
     expect(mapClaims(schema, provider('work', 'generic'), { sub: 's' }).traits).toEqual({});
   });
 
+  it("Microsoft: no email_verified, the address verified on Entra's xms_edov only", () => {
+    const claims = { sub: 's', email: 'ada@contoso.example' };
+    expect(mapClaims(schema, provider('microsoft', 'microsoft'), { ...claims, raw_claims: { xms_edov: true } }).verifiedAddresses).toEqual([
+      { via: 'email', value: 'ada@contoso.example' },
+    ]);
+    expect(mapClaims(schema, provider('microsoft', 'microsoft'), { ...claims, raw_claims: { xms_edov: false } }).verifiedAddresses).toEqual([]);
+    expect(mapClaims(schema, provider('microsoft', 'microsoft'), claims).verifiedAddresses).toEqual([]);
+  });
+
   it("posted traits override the mapper's, key by key, but empty ones never do", () => {
     expect(mergeTraits({ email: 'a@x.io', name: 'From Provider' }, { name: 'Posted', loginService: '' })).toEqual({ email: 'a@x.io', name: 'Posted' });
     expect(mergeTraits({ email: 'a@x.io' }, undefined)).toEqual({ email: 'a@x.io' });

@@ -10,7 +10,8 @@ import { AppError } from '../../core/errors.ts';
 import { translator } from '../request-context.ts';
 import { getFlowError } from '../flows/kratos.ts';
 import { mapIdentityProviderError, translateErrorId } from '../../core/kratos/messages.ts';
-import { respondError } from '../flows/respond.ts';
+import { respondError, respondRedirect, responseMode } from '../flows/respond.ts';
+import { linkFailureFromError } from './profile/linking.ts';
 import { createElement } from 'react';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
@@ -62,6 +63,9 @@ async function show(req: Request, res: Response): Promise<void> {
     );
   }
   const error = answer.data.error;
+  // A profile link whose provider round trip failed before Kratos found its flow: the settings page says why.
+  const linkFailed = responseMode(req) === 'json' ? undefined : linkFailureFromError(req, error);
+  if (linkFailed) return respondRedirect(req, res, linkFailed);
   const status = typeof error.code === 'number' && error.code >= 400 && error.code < 600 ? error.code : 500;
   const mapped = mapIdentityProviderError(status, { error }, t);
   const message = pageText(t, error.id) ?? translateErrorId(t, error.id) ?? mapped.message;

@@ -11,6 +11,7 @@
 //   The callback fails outside the flow (no or another state: v1.3.1 sends those to the error UI):
 //     `linkFailureFromError` turns that into the same failure on the settings page.
 import type { Request, RequestHandler, Response } from 'express';
+import { socialFailureOf } from '../../../core/kratos/social.ts';
 import type { KratosFlow, KratosSession } from '../../../core/kratos/types.ts';
 import { flowCsrfToken, getFlow, submitFlow } from '../../flows/kratos.ts';
 import { answerProviderRedirect } from '../../flows/social.ts';
@@ -168,8 +169,10 @@ export const continueLink: RequestHandler = async (req, res, next) => {
  */
 export function linkFailureFromError(req: Request, error: { reason?: string; message?: string } | undefined): string | undefined {
   const link = current(req);
-  if (!link || link.stage !== 'at_provider' || !error) return undefined;
-  const failure = linkFailureOf({ id: 0, text: error.reason ?? error.message ?? '' });
+  const reason = error?.reason ?? error?.message ?? '';
+  // Only a provider round trip that failed (core/kratos/social.ts knows those reasons), not any error met meanwhile.
+  if (!link || link.stage !== 'at_provider' || !socialFailureOf(reason)) return undefined;
+  const failure = linkFailureOf({ id: 0, text: reason });
   note(req, { provider: link.provider, flowId: link.flowId, stage: 'failed', failure });
   return settingsAction(link.flowId);
 }

@@ -87,6 +87,31 @@ describe('an e-mail account links Microsoft and unlinks it', () => {
     expect(french.status).toBe(200); // shown once
   });
 
+  test('a return Kratos cannot tie to the flow (a forged state) ends on the settings page, not the error page: "interrupted", 400', async () => {
+    const u = await users.signedIn({ prefix: 'link-forged' });
+    const link = await press(u, { link: 'microsoft' });
+    const back = await signInAtProvider(link.location!, { email: u.email });
+    expect(back.method).toBe('GET');
+    const forged = new URL(back.url);
+    forged.searchParams.set('state', 'not-a-state-kratos-made');
+    // Kratos sends such a failure to its error UI (no flow to write it into)…
+    const answer = await u.browser.get(forged.href);
+    expect(answer.status).toBe(303);
+    const errorPage = new URL(answer.location!, forged);
+    expect(errorPage.pathname).toBe('/error');
+    // …which sends the browser back to the settings the link started from.
+    const toSettings = await u.browser.get(errorPage.pathname + errorPage.search);
+    expect(toSettings.status).toBe(303);
+    expect(toSettings.location).toBe(u.settingsAction);
+    const page = await u.browser.get(u.settingsAction);
+    expect(page.status).toBe(400);
+    expect(alerts(page.text)).toContain('Linking Microsoft was interrupted, so nothing has changed. Please start again from this page.');
+    expect(row(page.text, 'microsoft')).toMatchObject({ linked: false, button: 'link' });
+    // Once: the error page of another failure later is the error page again.
+    expect((await u.browser.get(u.settingsAction)).status).toBe(200);
+    expect((await u.browser.get(errorPage.pathname + errorPage.search)).status).toBe(400);
+  });
+
   test('a Microsoft account that already signs in to another account is refused, translated, with a 400', async () => {
     const other = await socialSignUp(env, users.identities, 'microsoft');
     const u = await users.signedIn({ prefix: 'link-taken' });

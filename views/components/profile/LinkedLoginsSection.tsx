@@ -81,7 +81,7 @@ export function LinkedLoginsSection(props: LinkedLoginsView) {
               <li className="profile-logins__item" data-provider="password" data-linked="true">
                 <span className="provider-mark" aria-hidden="true" />
                 <span className="profile-logins__name">{t('profile.linkedLogins.password')}</span>
-                <span className="profile-logins__state">{t('profile.linkedLogins.state.linked')}</span>
+                <span className="profile-logins__state">{t('profile.linkedLogins.state.passwordSet')}</span>
               </li>
             ) : null}
             {props.logins.map((login) => (

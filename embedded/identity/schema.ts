@@ -79,7 +79,17 @@ export function coerceTraits(_schema: IdentitySchema, input: unknown): Record<st
   return typeof input === 'object' && input !== null && !Array.isArray(input) ? { ...(input as Record<string, unknown>) } : {};
 }
 
-export function validateTraits(schema: IdentitySchema, traits: Record<string, unknown>): TraitErrors | undefined {
+/**
+ * `identityValidator`: the errors of Kratos's identity validator, which also runs the schema's
+ * `ory.sh/kratos` extensions: an address for verification or recovery by e-mail that is no e-mail fails
+ * there too (its first runner that fails), so the field gets the format message twice. The flows' form
+ * decoders validate without them.
+ */
+export function validateTraits(
+  schema: IdentitySchema,
+  traits: Record<string, unknown>,
+  options: { identityValidator?: boolean } = {},
+): TraitErrors | undefined {
   const errs: TraitErrors = { fields: {}, general: [] };
   const add = (name: string, m: UiText) => {
     (errs.fields[`traits.${name}`] ??= []).push(m);
@@ -103,6 +113,9 @@ export function validateTraits(schema: IdentitySchema, traits: Record<string, un
     // v1.3.1 has no 4000040: a format error is the validator's text under 4000001.
     if (p.format === 'email' && !isEmail(v)) add(name, reasonMessage(`"${v}" is not valid "email"`));
     if (p.enum && !p.enum.includes(v)) add(name, msg(4000001, { reason: `value must be one of ${p.enum.map((e) => JSON.stringify(e)).join(', ')}` }));
+    const ext = p['ory.sh/kratos'];
+    const byEmail = ext?.verification?.via === 'email' || ext?.recovery?.via === 'email';
+    if (options.identityValidator && byEmail && !isEmail(v)) add(name, reasonMessage(`"${v}" is not valid "email"`));
   }
   if (!schema.additionalProperties) {
     for (const k of Object.keys(traits)) {

@@ -71,12 +71,12 @@ export async function processLogin(svc: Service, ctx: Ctx, lf: Flow, u: Upstream
         }),
       );
     }
+    // NewRegistrationFlow stores it as made; what is set afterwards is stored only if an error is written into it.
     const rf = createRegistrationFlow(svc, ctx);
     rf.type = lf.type;
     rf.request_url = takeOverReturnTo(lf.request_url, rf.request_url);
-    rf.transient_payload = lf.transient_payload;
-    rf.active = 'oidc';
     saveFlow(svc, rf);
+    rf.transient_payload = lf.transient_payload;
     return processRegistration(svc, ctx, rf, u);
   }
   const links = (identity.credentials.oidc?.config.providers ?? []) as OidcLink[];
@@ -132,7 +132,7 @@ export async function processRegistration(svc: Service, ctx: Ctx, rf: Flow, u: U
   }
   const mapped = mapClaims(svc.schema, u.provider, u.claims);
   const traits = mergeTraits(mapped.traits, u.container.traits);
-  const errs = validateTraits(svc.schema, traits);
+  const errs = validateTraits(svc.schema, traits, { identityValidator: true });
   if (errs) return registrationError(svc, ctx, rf, u.provider.id, new FormFailure(errs.general, errs.fields), traits);
   const identity = newIdentity(svc, normalizeTraits(svc.schema, traits));
   const verifiedAt = new Date(Math.round(svc.clock.now() / 1000) * 1000).toISOString();
@@ -152,7 +152,6 @@ export async function processRegistration(svc: Service, ctx: Ctx, rf: Flow, u: U
     updated_at: now,
   };
   if (!svc.store.saveIdentity(identity)) return accountLinking(svc, ctx, rf, identity, u);
-  saveFlow(svc, rf);
   try {
     return completeRegistration(svc, ctx, rf, identity, 'oidc', u.provider.id);
   } catch (e) {

@@ -201,3 +201,19 @@ describe('login ↔ registration', () => {
     expect((await whoami(s, b)).data.authentication_methods.at(-1)).toMatchObject({ method: 'oidc', provider: 'microsoft' });
   });
 });
+
+describe('claims_source: userinfo', () => {
+  it("reads the claims from the provider's userinfo (its subject the ID token's)", async () => {
+    const stack = await startOidcStack({ providers: (list) => list.map((p) => (p.id === 'dropbox' ? { ...p, claims_source: 'userinfo' as const } : p)) });
+    try {
+      const email = freshEmail('userinfo');
+      const b = new Browser();
+      expect((await social(stack, b, 'registration', 'dropbox', email)).status).toBe(303);
+      const me = await whoami(stack, b);
+      expect(me.data.identity.traits).toMatchObject({ email, loginService: 'DROPBOX' });
+      expect(me.data.identity.verifiable_addresses[0].verified).toBe(true);
+    } finally {
+      await stack.close();
+    }
+  });
+});

@@ -12,7 +12,7 @@ import { providerLabel, redirectUri, upstreamParameters } from '../../../../embe
 import { mapClaims, mergeTraits } from '../../../../embedded/identity/oidc/mappers.ts';
 import { decryptState, encryptState, newState } from '../../../../embedded/identity/oidc/state.ts';
 import { goEncodeQuery, takeOverReturnTo } from '../../../../embedded/identity/request-url.ts';
-import { loadSchema } from '../../../../embedded/identity/schema.ts';
+import { loadSchema, validateTraits } from '../../../../embedded/identity/schema.ts';
 import type { Service } from '../../../../embedded/identity/service.ts';
 
 const svc = (secret = 'a'.repeat(32)) =>
@@ -156,6 +156,16 @@ describe('upstream', () => {
         ]),
       ),
     ).toBe('a=x&b=~%2A%27&scope=a+b');
+  });
+});
+
+describe('the identity validator', () => {
+  it("gives an address for verification that is no e-mail the format message twice (the schema's and its extension's)", () => {
+    const reasons = (options = {}) =>
+      (validateTraits(schema, { email: 'not@an_address' }, options)?.fields['traits.email'] ?? []).map((m) => `${m.id} ${m.text}`);
+    expect(reasons()).toEqual(['4000001 "not@an_address" is not valid "email"']);
+    expect(reasons({ identityValidator: true })).toEqual(['4000001 "not@an_address" is not valid "email"', '4000001 "not@an_address" is not valid "email"']);
+    expect(validateTraits(schema, { email: 'ok@example.com' }, { identityValidator: true })).toBeUndefined();
   });
 });
 

@@ -37,3 +37,8 @@ export function takeFlash(req: Request): ProfileFlash {
   if (req.session.profileFlash) delete req.session.profileFlash;
   return flash;
 }
+
+/** Drops one notice that no longer applies (the "make your change again" after a change that went on by itself). */
+export function dropFlash(req: Request, key: keyof ProfileFlash): void {
+  if (req.session?.profileFlash) delete req.session.profileFlash[key];
+}

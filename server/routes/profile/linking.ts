@@ -19,7 +19,7 @@ import { responseMode } from '../../flows/respond.ts';
 import { sessionEmail } from '../../flows/session.ts';
 import { loadAccountFacts } from './account-facts.ts';
 import { flowIdOf, sessionOf, settingsAction } from './context.ts';
-import { addFlash } from './flash.ts';
+import { addFlash, dropFlash } from './flash.ts';
 import { linkFailureOf, type LinkFailure } from './link-failures.ts';
 import { renderProfile } from './page.ts';
 import { translator } from '../../request-context.ts';
@@ -114,6 +114,7 @@ async function continueAfterSignIn(req: Request, res: Response, flow: KratosFlow
   if (!built.ok) return false;
   const outcome = await submitFlow(req, res, 'settings', flow.id, built.body);
   if (outcome.type === 'location') {
+    dropFlash(req, 'reauthenticatedFor'); // nothing to make again: the link went on by itself
     answerLinkRedirect(req, res, outcome.redirectTo, outcome.body, link.provider, flow.id);
     return true;
   }

@@ -213,5 +213,7 @@ describe('linking needs a recent sign-in', () => {
     const page = await u.browser.get(await atProvider(u.browser, authorize.href, { email: u.email }));
     expect(page.text).toContain('Microsoft is now linked.');
     expect(row(page.text, 'microsoft')).toMatchObject({ linked: true });
+    // Nothing was left to do again: no "make your change once more".
+    expect(page.text).not.toContain('Make your change once more');
   });
 });

@@ -2,24 +2,12 @@
 // keys. The stand-in honours `issuer_url` for every type (a stand-in-only override: real Kratos's google,
 // microsoft and apple types have their hosts built in, so scripts/ory/kratos-oidc.ts makes every one
 // `generic` for real Kratos). No `mapper_url`: the stand-in maps claims itself.
+import type { OidcProvider } from '../identity/config.ts';
 import type { FakeProvider, ProviderId } from './index.ts';
 
-export interface IdentityOidcProvider {
-  id: ProviderId;
-  provider: 'google' | 'microsoft' | 'apple' | 'generic';
-  label: string;
-  client_id: string;
-  client_secret?: string;
-  issuer_url: string;
-  scope: string[];
-  pkce?: 'auto' | 'never' | 'force';
-  claims_source?: 'id_token' | 'userinfo';
-  mapper_url?: string;
-  microsoft_tenant?: string;
-  apple_team_id?: string;
-  apple_private_key_id?: string;
-  apple_private_key?: string;
-}
+/** The identity configuration's provider entry (embedded/identity/config.ts), with what every fake fills in. */
+export type IdentityOidcProvider = OidcProvider &
+  Required<Pick<OidcProvider, 'provider' | 'label' | 'client_id' | 'issuer_url' | 'scope'>> & { id: ProviderId };
 
 export interface IdentityOidcMethod {
   enabled: true;

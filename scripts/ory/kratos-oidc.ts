@@ -13,26 +13,10 @@
 // - What generic lacks: Apple's `response_mode=form_post` (the callback comes back as a GET) and the
 //   id_token submit (only the google and apple types verify one); see the conformance suite.
 import { createPrivateKey, sign } from 'node:crypto';
+import type { OidcProvider } from '../../embedded/identity/config.ts';
 
-/** One provider in Kratos's keys, as the stand-in's configuration carries it. */
-export type OidcProviderConfig = {
-  id: string;
-  provider?: string;
-  label?: string;
-  client_id?: string;
-  client_secret?: string;
-  issuer_url?: string;
-  scope?: string[];
-  pkce?: 'auto' | 'never' | 'force';
-  claims_source?: 'id_token' | 'userinfo';
-  mapper_url?: string;
-  microsoft_tenant?: string;
-  apple_team_id?: string;
-  apple_private_key_id?: string;
-  apple_private_key?: string;
-  additional_id_token_audiences?: string[];
-  requested_claims?: unknown;
-};
+/** One provider in Kratos's keys, as the stand-in's configuration carries it (one type: embedded/identity/config.ts). */
+export type OidcProviderConfig = OidcProvider;
 
 export type OidcMethodConfig = { enabled?: boolean; config?: { base_redirect_uri?: string; providers?: OidcProviderConfig[] } };
 

@@ -5,6 +5,8 @@
  *                                 asked one with `social_provider` (a start that was not a user navigation)
  *   signInFlowStatus(flow, screen) GET status: 400 when Kratos wrote a failure into the flow (a callback
  *                                 that failed, an expired flow, a wrong account) or `social_error` says one
+ *   oneHopParams(query)           markers for the page a new flow lands on (logout, a social start or its
+ *                                 failure, a cancelled account link): they survive the hop to `?flow=`
  *   signInExtras(screen, state)   the account-link sequence, the form's action (carrying what the next page
  *                                 must remember), the messages the sequence already explains left out, the
  *                                 social failure of `social_error`, and return_to read back from the flow
@@ -87,4 +89,16 @@ export async function signInExtras(screen: ScreenRequest, state: ScreenState): P
 export function askedProviderName(screen: ScreenRequest, provider: string): string {
   const known = knownProvider(provider);
   return known ? screen.t(`authPage.providers.${known}`) : provider;
+}
+
+export const ONE_HOP_PARAMS = ['logged_out', 'social_provider', 'social_error', 'account_link'] as const;
+
+export function oneHopParams(query: Record<string, unknown>): Record<string, string | undefined> {
+  return Object.fromEntries(
+    ONE_HOP_PARAMS.map((name) => [name, typeof query[name] === 'string' && /^[\w-]{1,64}$/.test(query[name]) ? query[name] : undefined]),
+  );
+}
+
+export function stringQuery(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }

@@ -28,7 +28,7 @@ import { screenQuery, withParams } from '../flows/query.ts';
 import { respondRedirect, responseMode } from '../flows/respond.ts';
 import { flowStateResultSchema, forgetAccountBody, redirectResultSchema, signInBody, signInQuery, type SignInBody } from '../flows/schemas.ts';
 import { guestOnly, requireLogin } from '../flows/session.ts';
-import { askedProviderName, prepareSignIn, signInExtras, signInFlowStatus } from '../flows/sign-in-view.ts';
+import { askedProviderName, oneHopParams, prepareSignIn, signInExtras, signInFlowStatus, stringQuery } from '../flows/sign-in-view.ts';
 import { answerProviderRedirect, kratosReturnTo, startSocialSignIn } from '../flows/social.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { renderPage } from '../render.tsx';
@@ -164,18 +164,6 @@ documentEndpoint({
     303: { description: 'Guest: to /sign-in' },
   },
 });
-
-const ONE_HOP_PARAMS = ['logged_out', 'social_provider', 'social_error', 'account_link'] as const;
-
-function oneHopParams(query: Record<string, unknown>): Record<string, string | undefined> {
-  return Object.fromEntries(
-    ONE_HOP_PARAMS.map((name) => [name, typeof query[name] === 'string' && /^[\w-]{1,64}$/.test(query[name]) ? query[name] : undefined]),
-  );
-}
-
-function stringQuery(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
 
 export function signInRoutes(): Router {
   const router = Router();

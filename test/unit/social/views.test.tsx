@@ -89,7 +89,9 @@ describe('the account-link sequence on the sign-in form', () => {
 
   it('a social-only account: "signs in with Microsoft", in Vietnamese too', () => {
     const onlyMicrosoft = { ...accountLinkOf(flow), existing: ['microsoft'] };
-    expect(render(<AccountLinkPanel link={onlyMicrosoft} cancelHref="/c" />)).toContain('This account signs in with Microsoft. Please continue with Microsoft.');
+    expect(render(<AccountLinkPanel link={onlyMicrosoft} cancelHref="/c" />)).toContain(
+      'This account signs in with Microsoft. Please continue with Microsoft.',
+    );
     const vi = render(<AccountLinkPanel link={onlyMicrosoft} cancelHref="/c" />, { lang: 'vi' });
     expect(vi).toContain(translate('errorMessage.alreadySignedInAnotherMethod', 'vi', { provider: 'Microsoft' }));
   });

@@ -4,9 +4,10 @@
  *   socialRedirect(url, provider, email?)               → the URL to send the browser to: for Google, with
  *                                                        `login_hint` (Kratos no longer forwards it, contract
  *                                                        §1.5), so Google preselects the account
- *   answerProviderRedirect(req, res, outcome, provider, email?) → browsers go there (303, or 200 +
+ *   answerProviderRedirect(req, res, outcome, provider, email?, meta?) → browsers go there (303, or 200 +
  *                                                        X-Redirect-To for the form island: a full navigation);
  *                                                        JSON callers get 422 browser_location_change_required
+ *                                                        (`meta` added, e.g. the account-link state)
  *   kratosReturnTo(config, returnTo)                    → the return_to Kratos is given: our sign-in page with
  *                                                        ours, so the callback Kratos answers itself lands where
  *                                                        our allow-list says (a signed-in browser on /sign-in
@@ -51,11 +52,16 @@ export function answerProviderRedirect(
   outcome: Extract<SubmitOutcome, { type: 'location' }>,
   provider: string | undefined,
   email: string | undefined,
+  meta: Record<string, unknown> = {},
 ): void {
   const to = socialRedirect(outcome.redirectTo, provider, email);
   if (responseMode(req) !== 'json') return respondRedirect(req, res, to);
   const error = mapIdentityProviderError(422, { ...outcome.body, redirect_browser_to: to }, translator(req));
-  res.status(422).set('Cache-Control', 'no-store').json(errorBody(error));
+  const body = errorBody(error);
+  res
+    .status(422)
+    .set('Cache-Control', 'no-store')
+    .json({ ...body, meta: { ...body.meta, ...meta } });
 }
 
 /** Where Kratos sends the browser after a callback it completes: `<our path>?return_to=<ours>`. */

@@ -121,7 +121,11 @@ export const signInScreen: FlowScreen<SignInBody> = {
       formErrors: notice ? [notice] : [],
     });
   },
-  onLocation: (screen, outcome, body) => answerProviderRedirect(screen.req, screen.res, outcome, body.provider, screen.query.prefillEmail ?? body.identifier),
+  // On the link sequence (its page put link_provider in our address) the provider confirms: LINKING_ACCOUNT.
+  onLocation: (screen, outcome, body) =>
+    answerProviderRedirect(screen.req, screen.res, outcome, body.provider, screen.query.prefillEmail ?? body.identifier, {
+      ...(screen.req.query.link_provider ? { account_link: { state: 'LINKING_ACCOUNT', step: 2 } } : {}),
+    }),
   // No stored session for the "forget this account" form: its post is checked by origin (decision 080).
   guards: [guestOrRefresh],
   rateLimit: 'sign-in',

@@ -84,13 +84,24 @@ describe('account linking', () => {
     expect(straightIn.status).toBe(200);
   });
 
-  test('JSON: the flow comes with the sequence’s state; the linking sign-in answers SUCCESS and where to go', async () => {
+  test('JSON: the flow comes with the sequence’s state; a provider to confirm with is LINKING_ACCOUNT; the linking sign-in answers SUCCESS', async () => {
     const ada = await adaWithGoogle('link-json');
+    stack.providers!.addAccount('microsoft', { email: ada.email, name: 'Ada' });
     const browser = new Browser(stack.appUrl);
     const prompt = await promptFor(browser, ada.email);
     const json = await browser.get(new URL(prompt.url).pathname + new URL(prompt.url).search, { accept: 'application/json' });
     const body = JSON.parse(json.text) as { account_link: { state: string; step: number; email: string; provider: string }; flow: { ui: { action: string } } };
     expect(body.account_link).toMatchObject({ state: 'PROMPT_SELECT_ACCOUNT', step: 1, email: ada.email, provider: 'google' });
+    // The page's form address carries what the sequence remembers (link_provider).
+    const toProvider = await browser.postJson(formAction(prompt.text, 'sign-in-form')!, {
+      csrf_token: hiddenValue(prompt.text, 'csrf_token')!,
+      provider: 'microsoft',
+    });
+    expect(toProvider.status).toBe(422);
+    expect(JSON.parse(toProvider.text)).toMatchObject({
+      code: 'browser_location_change_required',
+      meta: { account_link: { state: 'LINKING_ACCOUNT', step: 2 } },
+    });
     const answer = await browser.postJson(body.flow.ui.action, {
       csrf_token: hiddenValue(prompt.text, 'csrf_token')!,
       identifier: ada.email,

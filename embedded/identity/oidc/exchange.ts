@@ -48,11 +48,15 @@ function exchangeError(e: unknown): KratosError {
   return new KratosError(500, { message: text });
 }
 
-/** The callback's query on the redirect URI openid-client is told about (it sends that URI back). */
+/**
+ * The callback as openid-client is told about it: the redirect URI (it sends that back) with the code and
+ * the state only. Kratos reads nothing else of the callback before the exchange (golang.org/x/oauth2 takes
+ * the code alone), so an `iss` parameter (RFC 9207), present, absent or wrong, changes nothing.
+ */
 function callbackUrl(svc: Service, p: OidcProvider, query: URLSearchParams): URL {
   const u = new URL(redirectUri(svc, p));
-  for (const [k, v] of query) u.searchParams.append(k, v);
-  if (!u.searchParams.get('code') && query.get('authCode')) u.searchParams.set('code', query.get('authCode')!);
+  u.searchParams.set('code', query.get('code') || query.get('authCode') || '');
+  u.searchParams.set('state', query.get('state') ?? '');
   return u;
 }
 

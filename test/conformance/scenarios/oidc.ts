@@ -5,10 +5,17 @@
 //
 // The authorize URLs are compared with the Dropbox fake, which is `generic` on both sides; the other
 // providers are the stand-in's real types and real Kratos's generic ones (see scripts/ory/kratos-oidc.ts).
-import type { Scenario } from '../harness.ts';
+import type { Answer, Client } from '../client.ts';
+import type { Scenario, ScenarioContext } from '../harness.ts';
 import { atProvider, flowAfterRedirect, providerAccount, queryOf, returnToCallback, submitOidc } from './oidc-steps.ts';
 import { createFlow, getFlow, navigateToFlow } from './steps.ts';
 import { signInAtProvider } from '../../support/providers.ts';
+
+/** Reads the error the browser was sent to the error UI with (`{app}/error?id=`), as the app's error page does. */
+async function readError(ctx: ScenarioContext, client: Client, answer: Answer): Promise<void> {
+  const id = answer.location ? new URL(answer.location).searchParams.get('id') : null;
+  if (id) await client.getJson(ctx.pub(`/self-service/errors?id=${id}`));
+}
 
 const callback = (provider: string, query: Record<string, string>) =>
   `/self-service/methods/oidc/callback/${provider}?${new URLSearchParams(query).toString()}`;
@@ -134,6 +141,29 @@ export const oidcScenarios: Scenario[] = [
       const { authorizeUrl } = await submitOidc(client, login, { method: 'oidc', provider: 'google' });
       const answer = await client.get(ctx.pub(callback('google', { state: queryOf(authorizeUrl, 'state') })), { variant: 'browser' });
       await flowAfterRedirect(ctx, client, answer, 'login');
+    },
+  },
+  {
+    name: 'oidc callback: a code the provider refuses at its token endpoint (never issued; already redeemed)',
+    async run(ctx) {
+      const client = ctx.browser();
+      const login = await createFlow(ctx, client, 'login');
+      const { authorizeUrl } = await submitOidc(client, login, { method: 'oidc', provider: 'google' });
+      const forged = await client.get(ctx.pub(callback('google', { code: 'not-a-code-the-provider-issued', state: queryOf(authorizeUrl, 'state') })), {
+        variant: 'browser',
+      });
+      await readError(ctx, client, forged);
+      await getFlow(ctx, client, 'login', login.id);
+      // A real code, redeemed by the sign-in it ended (the callback's `iss` naming another issuer: Kratos never
+      // reads it), then brought back again once the browser is signed out.
+      const again = await createFlow(ctx, client, 'login');
+      const second = await submitOidc(client, again, { method: 'oidc', provider: 'google' });
+      const back = await signInAtProvider(second.authorizeUrl!, { email: providerAccount('google') });
+      const mixedUp = new URL(back.url);
+      mixedUp.searchParams.set('iss', 'https://issuer.mix-up.example');
+      await returnToCallback(client, { method: 'GET', url: mixedUp.href });
+      client.jar.cookies.delete('ory_kratos_session');
+      await readError(ctx, client, await returnToCallback(client, back));
     },
   },
   {

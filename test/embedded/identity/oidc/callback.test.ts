@@ -144,6 +144,27 @@ describe('written into the flow', () => {
     expect(err.code).toBe(500);
     expect(err.message).toMatch(/^oauth2: "invalid_grant"/);
   });
+
+  it('a code the provider never issued, brought without the provider’s iss: the same internal error, the flow untouched', async () => {
+    // Kratos reads only code and state from the callback (golang.org/x/oauth2 knows no RFC 9207 `iss`), so
+    // the token endpoint's refusal is what answers, not a check of the authorization response.
+    const b = new Browser();
+    const { id } = await startFlow(s, b, 'login');
+    const state = new URL(await submitToProvider(s, b, 'login', id, { provider: 'google' })).searchParams.get('state')!;
+    const r = await b.get(s.pub(`${CALLBACK}/google?code=not-a-code-the-provider-issued&state=${encodeURIComponent(state)}`));
+    expect(r.status).toBe(303);
+    expect(r.headers.get('location')).toMatch(new RegExp(`^${APP}/error\\?id=`));
+    expect(await errorOf(s, r.headers.get('location'))).toMatchObject({ code: 500, message: 'oauth2: "invalid_grant" "grant request is invalid"' });
+    expect((await getJson(b, s.pub(`/self-service/login/flows?id=${id}`))).data.ui.messages ?? []).toEqual([]);
+  });
+
+  it('an iss naming another issuer does not matter either: Kratos never reads it', async () => {
+    const { b, url } = await comingBack('login');
+    url.searchParams.set('iss', 'https://mix-up.example');
+    const r = await b.get(url.toString());
+    expect(r.status).toBe(303);
+    expect(r.headers.get('location')).toBe(`${APP}/`);
+  });
 });
 
 describe('pkce: force', () => {

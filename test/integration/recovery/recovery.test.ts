@@ -84,7 +84,8 @@ describe('forgot password → code → new password (HTML, no JavaScript)', () =
     const loginCsrf = signIn.body.flow.ui.nodes.find((n: any) => n.attributes.name === 'csrf_token').attributes.value;
     const loginFlow = signIn.body.flow.id;
     await other.post(`/sign-in?flow=${loginFlow}`).set(json).send({ csrf_token: loginCsrf, identifier: email, password: PASSWORD }).expect(400);
-    const again = await other.get(`/sign-in?flow=${loginFlow}`).set(json).expect(200);
+    // The flow now carries the refusal (4000006), so reading it again answers 400 with it (decision 110).
+    const again = await other.get(`/sign-in?flow=${loginFlow}`).set(json).expect(400);
     const csrf2 = again.body.flow.ui.nodes.find((n: any) => n.attributes.name === 'csrf_token').attributes.value;
     await other.post(`/sign-in?flow=${loginFlow}`).set(json).send({ csrf_token: csrf2, identifier: email, password: NEW_PASSWORD }).expect(200);
   });

@@ -88,9 +88,10 @@ export async function signInAtProvider(authorizeUrl: string, choice: ProviderCho
       continue;
     }
     const html = await response.text();
-    if (response.status !== 200) throw new Error(`signInAtProvider: ${response.status} from ${request.url}: ${html.slice(0, 300)}`);
+    // Before the status: oidc-provider sends an error's form post (a cancel) with 400, and a browser submits it all the same.
     const formPost = formPostOf(html, request.url);
     if (formPost) return { method: 'POST', ...formPost };
+    if (response.status !== 200) throw new Error(`signInAtProvider: ${response.status} from ${request.url}: ${html.slice(0, 300)}`);
     if (chosen) throw new Error(`signInAtProvider: the provider showed its page again after the choice: ${html.slice(0, 300)}`);
     request = chooseOnPage(html, request.url, choice);
     chosen = true;

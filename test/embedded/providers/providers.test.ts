@@ -6,7 +6,7 @@ import * as client from 'openid-client';
 import { decodeJwt } from 'jose';
 import { PROVIDER_IDS, startFakeProviders, type FakeProviders } from '../../../embedded/providers/index.ts';
 import { signInAtProvider } from '../../support/providers.ts';
-import { authorizationUrl, callbackOf, discover, RP_URL, signIn } from './rp.ts';
+import { authorizationUrl, callbackOf, callbackUrl, discover, RP_URL, signIn } from './rp.ts';
 
 let fakes: FakeProviders;
 
@@ -187,6 +187,20 @@ describe('the choose-account page', () => {
     ).rejects.toMatchObject({
       error: 'access_denied',
     });
+  });
+
+  it('Apple: cancel goes back in a form post (form_post) with error=access_denied, the state and iss', async () => {
+    const config = await discover(fakes.apple);
+    const authorization = await authorizationUrl(config, 'apple');
+    const back = await signInAtProvider(authorization.url.href, { cancel: true });
+    expect(back).toEqual({
+      method: 'POST',
+      url: callbackOf('apple'),
+      form: { error: 'access_denied', error_description: 'The user cancelled the sign-in.', state: authorization.state, iss: fakes.apple.issuer },
+    });
+    await expect(
+      client.authorizationCodeGrant(config, callbackUrl(back), { pkceCodeVerifier: authorization.verifier, expectedState: authorization.state }),
+    ).rejects.toMatchObject({ error: 'access_denied' });
   });
 
   it('asks again on every authorization, even with the provider cookies of a previous one', async () => {

@@ -122,6 +122,15 @@ describe('callback failures on the sign-in form (written into the flow)', () => 
     expectOurMessage(await land(browser, back.url), '/sign-in', 'social.error.cancelled');
   });
 
+  test('a cancel at Apple (its form post on the stand-in, a redirect on real Kratos’s generic type) → "you cancelled", 400', async () => {
+    const browser = new Browser(stack.appUrl);
+    const { authorize } = await started(browser, 'apple');
+    const back = await signInAtProvider(authorize, { cancel: true });
+    expect(back.method).toBe(onRealKratos ? 'GET' : 'POST');
+    const answer = back.method === 'GET' ? await browser.get(back.url) : await browser.post(back.url, back.form);
+    expectOurMessage(await followOn(stack, browser, answer, back.url), '/sign-in', 'social.error.cancelled');
+  });
+
   test('no code → "didn’t finish signing you in", 400', async () => {
     const browser = new Browser(stack.appUrl);
     const { callback, state } = await started(browser);

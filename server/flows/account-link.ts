@@ -9,10 +9,12 @@
  *   linkQuery(link)                  → that parameter for the form's action, so the next page keeps it
  *   onlyExistingMethods(flow, link)  → the link flow with only the ways in the account has: no "Confirm with
  *                                      Apple" for an account without Apple (it would start a new sign-up)
- *   confirmLinkedAccount(req, res, session, provider)
+ *   existingAccount(req, email)      → the account with that e-mail: its id, how it signs in, its providers
+ *   confirmLinkedAccount(req, res, session, provider, before?)
  *       after a sign-in on a link flow: when Kratos linked a provider (the session carries an `oidc`
- *       method beside the password one, maybeLinkCredentials), tell the backend (`user/confirm-link-account`,
- *       spec §7) with the provider the identity now has (admin API) → the linked provider, or undefined
+ *       method beside the password one, maybeLinkCredentials; or a provider confirmed the link, see
+ *       pending-link.ts), tell the backend (`user/confirm-link-account`, spec §7) with the provider the
+ *       identity now has (admin API) and did not have `before` → the linked provider, or undefined
  *
  * `user/update-identityId` has no place here: linking appends a credential to the SAME identity, so the
  * backend record keeps its identity id (decision 110).
@@ -36,12 +38,20 @@ const METHOD_BY_LOGIN_SERVICE: Readonly<Record<string, string>> = {
   APPLE: 'apple',
 };
 
+/** The providers of an oidc credential: its identifiers are `<provider>:<subject>`. */
+function providersOf(identifiers: readonly string[] | undefined): string[] {
+  return (identifiers ?? []).map((identifier) => identifier.split(':', 1)[0] ?? '').filter((id) => METHOD.test(id));
+}
+
+export type ExistingAccount = { id: string; methods: string[]; providers: string[] };
+
 /**
- * How the account with `email` signs in: its login service (spec §3 trait) and the providers linked to it.
- * Read with the admin API by the duplicate identifier Kratos put in the flow (the address the user has just
- * proved at the provider), never by anything typed. Undefined when it cannot be told.
+ * The account with `email`: its id, how it signs in (its login service, the spec §3 trait, and its
+ * providers), the providers linked to it. Read with the admin API by the duplicate identifier Kratos put
+ * in the flow (the address the user has just proved at the provider), never by anything typed.
+ * Undefined when it cannot be told.
  */
-export async function existingSignInMethods(req: Request, email: string): Promise<string[] | undefined> {
+export async function existingAccount(req: Request, email: string): Promise<ExistingAccount | undefined> {
   try {
     const { identityAdmin } = oryClients(configOf(req));
     const found = await identityAdmin.listIdentities({ credentialsIdentifier: email });
@@ -51,13 +61,18 @@ export async function existingSignInMethods(req: Request, email: string): Promis
     // No login service recorded (an account made before the trait, or by an administrator): its password
     // credential says it signs in with a password.
     const service = typeof loginService === 'string' ? METHOD_BY_LOGIN_SERVICE[loginService] : identity.credentials?.password ? PASSWORD_METHOD : undefined;
-    const providers = (identity.credentials?.oidc?.identifiers ?? []).map((identifier) => identifier.split(':', 1)[0] ?? '').filter((id) => METHOD.test(id));
-    const methods = [...new Set([...(service ? [service] : []), ...providers])];
-    return methods.length > 0 ? methods : undefined;
+    const providers = providersOf(identity.credentials?.oidc?.identifiers);
+    return { id: identity.id, methods: [...new Set([...(service ? [service] : []), ...providers])], providers };
   } catch (error) {
-    req.log?.warn({ err: { message: (error as Error).message } }, 'sign-in methods of the existing account could not be read');
+    req.log?.warn({ err: { message: (error as Error).message } }, 'the existing account could not be read');
     return undefined;
   }
+}
+
+/** How the account with `email` signs in (existingAccount), undefined when it cannot be told. */
+export async function existingSignInMethods(req: Request, email: string): Promise<string[] | undefined> {
+  const methods = (await existingAccount(req, email))?.methods;
+  return methods && methods.length > 0 ? methods : undefined;
 }
 
 function rememberedProvider(req: Request): string | undefined {
@@ -98,22 +113,30 @@ export function linkedDuringSignIn(session: KratosSession | undefined): boolean 
   return methods.some((entry) => entry.method === 'password') && methods.some((entry) => entry.method === 'oidc');
 }
 
-/** The providers an identity signs in with (`<provider>:<subject>` identifiers of its oidc credential). */
+/** The providers an identity signs in with. */
 async function linkedProviders(req: Request, identityId: string): Promise<string[]> {
   const { identityAdmin } = oryClients(configOf(req));
   const answer = await identityAdmin.getIdentity({ id: identityId, includeCredential: ['oidc'] });
-  const identifiers = answer.data.credentials?.oidc?.identifiers ?? [];
-  return identifiers.map((identifier) => identifier.split(':', 1)[0] ?? '');
+  return providersOf(answer.data.credentials?.oidc?.identifiers);
 }
 
-export async function confirmLinkedAccount(req: Request, res: Response, session: KratosSession, hint: string | undefined): Promise<SocialProvider | undefined> {
+export async function confirmLinkedAccount(
+  req: Request,
+  res: Response,
+  session: KratosSession,
+  hint: string | undefined,
+  before: readonly string[] = [],
+): Promise<SocialProvider | undefined> {
   const identityId = session.identity?.id;
   const email = session.identity?.traits.email;
   if (!identityId || typeof email !== 'string') return undefined;
   let provider: SocialProvider | undefined;
   try {
-    const providers = (await linkedProviders(req, identityId)).map(knownProvider).filter((found) => found !== undefined);
-    // The provider the sequence was about, if the identity has it; else the only one it has.
+    const providers = (await linkedProviders(req, identityId))
+      .filter((found) => !before.includes(found))
+      .map(knownProvider)
+      .filter((found) => found !== undefined);
+    // The provider the sequence was about, if the identity has it (and had it not before); else the only one.
     provider = providers.find((found) => found === knownProvider(hint)) ?? (providers.length === 1 ? providers[0] : undefined);
   } catch (error) {
     req.log?.warn({ err: { message: (error as Error).message } }, 'linked providers could not be read');

@@ -8,12 +8,17 @@
  *   guestOnly                   → middleware: a signed-in user goes on to the allow-listed `return_to`, else `/`
  *                                 (JSON callers get 400 `{ code: 'session_already_available', … }`)
  *   sessionEmail(session)       → the identity's e-mail trait, when there is one
+ *
+ * Both guards see every signed-in landing, so they finish an account link a provider confirmed in
+ * Kratos's own callback (server/flows/pending-link.ts): the browser goes to the SUCCESS notice first,
+ * then on where it was going. Without a link noted in our session they do nothing more.
  */
 import type { RequestHandler } from 'express';
 import { urlOnOrigin } from './account-host.ts';
 import type { AppLocals } from '../locals.ts';
 import { boundedReturnTo, safeReturnTo } from '../security/return-to.ts';
 import { whoami } from './kratos.ts';
+import { finishPendingLink } from './pending-link.ts';
 import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import { errorBody } from '../../core/errors.ts';
 import { respondRedirect, wantsJson } from './respond.ts';
@@ -25,12 +30,15 @@ export { whoami };
 export const requireLogin: RequestHandler = async (req, res, next) => {
   try {
     const session = await whoami(req, res);
-    if (session) return next();
+    const { config } = req.app.locals as AppLocals;
+    if (session) {
+      const linked = await finishPendingLink(req, res, session, boundedReturnTo(urlOnOrigin(config.PUBLIC_URL, req.originalUrl).href));
+      return linked ? respondRedirect(req, res, linked) : next();
+    }
     if (wantsJson(req)) {
       const error = mapIdentityProviderError(401, undefined, (key, params) => String(req.t(key, params as never)));
       return void res.status(401).set('Cache-Control', 'no-store').json(errorBody(error));
     }
-    const { config } = req.app.locals as AppLocals;
     // From the path only: `//host/x` must neither throw nor name another host.
     // Bounded too: a 10 KB address must not become a Location header browsers refuse (issue 10 #12).
     const here = boundedReturnTo(urlOnOrigin(config.PUBLIC_URL, req.originalUrl).href);
@@ -43,9 +51,11 @@ export const requireLogin: RequestHandler = async (req, res, next) => {
 export const guestOnly: RequestHandler = async (req, res, next) => {
   try {
     const session = await whoami(req, res);
-    if (!session) return next();
     const { config } = req.app.locals as AppLocals;
     const target = safeReturnTo(req.query.return_to, config) ?? '/';
+    const linked = await finishPendingLink(req, res, session, target);
+    if (linked) return respondRedirect(req, res, linked);
+    if (!session) return next();
     if (wantsJson(req)) {
       return void res
         .status(400)

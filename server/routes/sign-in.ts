@@ -5,7 +5,8 @@
  *   GET  /sign-in?request_social_sign_in=true&provider=google   starts that provider's sign-in at once
  *   POST /sign-in?flow=&…         e-mail + password, or `provider` for social sign-in (303 to the provider)
  *                                 → 303 to the allow-listed return_to (else /); a sign-in that linked a
- *                                 provider (spec §4) → /sign-in/linked, the SUCCESS notice
+ *                                 provider (spec §4) → /sign-in/linked, the SUCCESS notice; a provider pressed on the
+ *                                 link sequence is noted for the signed-in landing after Kratos's callback
  *   GET  /sign-in/linked          "your account is linked", then on to return_to
  *   POST /sign-in/forget-account  forgets the last-used account cookie (same-origin post, or our CSRF token)
  *
@@ -28,6 +29,7 @@ import { screenQuery, withParams } from '../flows/query.ts';
 import { respondRedirect, responseMode } from '../flows/respond.ts';
 import { flowStateResultSchema, forgetAccountBody, redirectResultSchema, signInBody, signInQuery, type SignInBody } from '../flows/schemas.ts';
 import { guestOnly, requireLogin } from '../flows/session.ts';
+import { notePendingLink } from '../flows/pending-link.ts';
 import { askedProviderName, oneHopParams, prepareSignIn, signInExtras, signInFlowStatus, stringQuery } from '../flows/sign-in-view.ts';
 import { answerProviderRedirect, kratosReturnTo, startSocialSignIn } from '../flows/social.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
@@ -122,10 +124,14 @@ export const signInScreen: FlowScreen<SignInBody> = {
     });
   },
   // On the link sequence (its page put link_provider in our address) the provider confirms: LINKING_ACCOUNT.
-  onLocation: (screen, outcome, body) =>
-    answerProviderRedirect(screen.req, screen.res, outcome, body.provider, screen.query.prefillEmail ?? body.identifier, {
-      ...(screen.req.query.link_provider ? { account_link: { state: 'LINKING_ACCOUNT', step: 2 } } : {}),
-    }),
+  // Kratos's callback will link and sign in without passing us: the link is noted for the landing (pending-link.ts).
+  async onLocation(screen, outcome, body) {
+    const { req, res } = screen;
+    if (req.query.link_provider || body.identifier) await notePendingLink(req, res, String(req.query.flow), req.query.link_provider);
+    answerProviderRedirect(req, res, outcome, body.provider, screen.query.prefillEmail ?? body.identifier, {
+      ...(req.query.link_provider ? { account_link: { state: 'LINKING_ACCOUNT', step: 2 } } : {}),
+    });
+  },
   // No stored session for the "forget this account" form: its post is checked by origin (decision 080).
   guards: [guestOrRefresh],
   rateLimit: 'sign-in',

@@ -102,3 +102,14 @@ export async function signOut(browser: Browser): Promise<void> {
 export async function signedIn(browser: Browser): Promise<boolean> {
   return (await browser.get('/')).status === 200;
 }
+
+/** The linked login services the backend has recorded (`user/confirm-link-account`) for the signed-in browser. */
+export async function backendLinks(stack: Stack, browser: Browser): Promise<{ provider: string; email: string }[]> {
+  const whoami = await fetch(`${stack.identity.publicUrl}/sessions/whoami?tokenize_as=authorization`, {
+    headers: { cookie: browser.cookieHeader(), accept: 'application/json' },
+  });
+  const token = ((await whoami.json()) as { tokenized?: string }).tokenized;
+  const user = await fetch(`${stack.backend.url}/api/user/get-current-user`, { headers: { authorization: `Bearer ${token}` } });
+  expect(user.status).toBe(200);
+  return ((await user.json()) as { linkedAccounts: { provider: string; email: string }[] }).linkedAccounts;
+}

@@ -135,6 +135,9 @@ export async function startFake(id: ProviderId, options: FakeOptions): Promise<R
       return send(res, 200, 'image/png', await avatarPng(account.name), { 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' });
     }
     if (path === '/' && req.method === 'GET') return send(res, 200, 'text/html; charset=utf-8', homePage(info, accounts.list()));
+    // Browsers ask every origin for one; a 404 would be a console error on the provider's pages.
+    if (path === '/favicon.ico' && req.method === 'GET')
+      return send(res, 200, 'image/png', await avatarPng(profile.label), { 'Cache-Control': 'public, max-age=86400' });
     if (!path.startsWith(`${profile.issuerPath}/`)) return send(res, 404, 'text/plain', 'Not Found');
     const route = path.slice(profile.issuerPath.length);
     if (route === profile.routes.authorization) {

@@ -9,7 +9,7 @@ import { uniqueEmail } from '../support/fixtures.ts';
 import { Browser } from '../support/http.ts';
 import { socialRoundTrip } from '../integration/social/social-support.ts';
 import { h1, useScreenStack } from './screen-stack.ts';
-import { atProvider, quietProviderFavicons, signOutFromHome } from './social-steps.ts';
+import { atProvider, signOutFromHome } from './social-steps.ts';
 
 const screens = useScreenStack({
   name: 'social-link-e2e',
@@ -34,7 +34,6 @@ for (const javaScriptEnabled of [true, false]) {
       const ada = await screens.newAccount(javaScriptEnabled ? 'link-js' : 'link-nojs');
       screens.stack.providers!.addAccount('google', { email: ada.email, name: 'Ada at Google' });
       const page = await screens.openPage(javaScriptEnabled);
-      await quietProviderFavicons(page, screens.stack.providers!);
 
       await page.goto(`${appUrl}/sign-in`);
       await googleToSequence(page, ada.email, javaScriptEnabled);
@@ -76,7 +75,6 @@ for (const javaScriptEnabled of [true, false]) {
         expect((await socialRoundTrip(screens.stack, new Browser(appUrl), '/sign-up', 'microsoft', { email: address })).status).toBe(200);
       }
       const page = await screens.openPage(javaScriptEnabled);
-      await quietProviderFavicons(page, screens.stack.providers!);
       screens.provoke(400);
 
       await page.goto(`${appUrl}/sign-in`);

@@ -1,7 +1,6 @@
 // Steps of the social browser journeys (social.test.ts, social-link.test.ts): the embedded provider's
 // choose-account page as a person uses it, and signing out from the home page.
 import type { Page } from 'playwright';
-import type { FakeProviders } from '../../embedded/providers/index.ts';
 
 export const PROVIDER_IDS = ['google', 'microsoft', 'dropbox', 'apple'] as const;
 
@@ -44,16 +43,4 @@ export async function signOutFromHome(page: Page, javaScriptEnabled: boolean): P
   }
   await page.waitForURL((url) => url.pathname === '/sign-in');
   await page.locator('#field-identifier').waitFor();
-}
-
-/**
- * The embedded providers serve no favicon: Chromium asks each one for /favicon.ico and logs the 404 as a
- * console error, which is theirs, not ours. Answered empty here, so every other error still counts.
- */
-export async function quietProviderFavicons(page: Page, providers: FakeProviders): Promise<void> {
-  const origins = new Set(PROVIDER_IDS.map((id) => providers[id].origin));
-  await page.context().route(
-    (url) => origins.has(url.origin) && url.pathname === '/favicon.ico',
-    (route) => route.fulfill({ status: 204 }),
-  );
 }

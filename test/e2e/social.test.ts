@@ -8,7 +8,7 @@ import { catalogueText } from '../support/browser.ts';
 import { uniqueEmail } from '../support/fixtures.ts';
 import { onRealKratos } from '../support/stack.ts';
 import { h1, useScreenStack } from './screen-stack.ts';
-import { atProvider, PROVIDER_IDS, quietProviderFavicons, signOutFromHome } from './social-steps.ts';
+import { atProvider, PROVIDER_IDS, signOutFromHome } from './social-steps.ts';
 
 const screens = useScreenStack({
   name: 'social-e2e',
@@ -38,7 +38,6 @@ for (const javaScriptEnabled of [true, false]) {
         // for no form post, so there the account has no name and the home greets the address.
         const greeting = `Hello, ${id === 'apple' && onRealKratos ? email : name}`;
         const page = await screens.openPage(javaScriptEnabled);
-        await quietProviderFavicons(page, screens.stack.providers!);
 
         await page.goto(`${appUrl}/sign-up`);
         await page.locator('#field-terms').check();
@@ -57,7 +56,6 @@ for (const javaScriptEnabled of [true, false]) {
       const { appUrl } = screens.stack;
       const fake = screens.stack.providers!.google;
       const page = await screens.openPage(javaScriptEnabled);
-      await quietProviderFavicons(page, screens.stack.providers!);
       screens.provoke(400);
       await page.goto(`${appUrl}/sign-in`);
       await Promise.all([page.waitForURL((url) => url.origin === fake.origin, { waitUntil: 'commit' }), providerButton(page, 'google').click()]);

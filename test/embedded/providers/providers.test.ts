@@ -31,6 +31,13 @@ describe('discovery', () => {
     expect(jwks.keys[0]!.d).toBeUndefined();
   });
 
+  it.each(PROVIDER_IDS)('%s serves a favicon, so a browser on its pages logs no 404', async (id) => {
+    const icon = await fetch(`${fakes[id].origin}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/png');
+    expect(new Uint8Array(await icon.arrayBuffer()).subarray(0, 4)).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+  });
+
   it("has Microsoft's issuer on its tenant's path and the others on their origin", () => {
     expect(fakes.microsoft.issuer).toBe(`${fakes.microsoft.origin}/${fakes.microsoft.microsoft!.tenant}/v2.0`);
     expect(fakes.microsoft.microsoft!.tenant).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);

@@ -188,7 +188,7 @@ describe('the kit page and the stylesheet', () => {
     // The entry imports its local parts only; the bundle is their concatenation.
     const entry = readFileSync('public/styles/app.css', 'utf8');
     const parts = [...entry.matchAll(/@import '\.\/([a-z-]+\.css)';/g)].map((match) => match[1]!);
-    expect(parts).toEqual(['base.css', 'components.css', 'screens.css']);
+    expect(parts).toEqual(['base.css', 'components.css', 'screens.css', 'social.css']);
     const css = [entry.replace(/@import '[^']+';/g, ''), ...parts.map((part) => readFileSync(`public/styles/${part}`, 'utf8'))].join('\n');
     expect(css).not.toMatch(/@font-face|@import|url\(/);
     expect(css).toContain('system-ui');

@@ -1,7 +1,8 @@
 // The account-link sequence of spec §4 in Debian's Chromium, JavaScript on and off, on the stand-in (e2e)
 // and real Kratos (e2e-ory): an e-mail-and-password account, then Google with the same e-mail → the
-// sequence → sign in with the password → linked → next time Google signs straight in; a wrong account
-// and a cancel each end in the translated message.
+// sequence → sign in with the password → linked → next time Google signs straight in; a Microsoft account
+// confirming with Microsoft → linked (the notice after Kratos's callback); a wrong account and a cancel
+// each end in the translated message.
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { catalogueText } from '../support/browser.ts';
@@ -56,6 +57,37 @@ for (const javaScriptEnabled of [true, false]) {
       ]);
       await atProvider(page, google.origin, ada.email, `${appUrl}/`, javaScriptEnabled);
       expect(await h1(page)).toBe(`Hello, ${ada.name}`);
+    });
+
+    it('an account that signs in with Microsoft + Google with the same e-mail → Confirm with Microsoft → the same person → linked → next time Google signs straight in', async () => {
+      const { appUrl } = screens.stack;
+      const { google, microsoft } = screens.stack.providers!;
+      const email = uniqueEmail(javaScriptEnabled ? 'link-by-ms-js' : 'link-by-ms-nojs');
+      for (const id of ['microsoft', 'google'] as const) screens.stack.providers!.addAccount(id, { email, name: 'Grace' });
+      screens.identities.track(email);
+      // The Microsoft account exists already (made over HTTP: not what is tested).
+      expect((await socialRoundTrip(screens.stack, new Browser(appUrl), '/sign-up', 'microsoft', { email })).status).toBe(200);
+      const page = await screens.openPage(javaScriptEnabled);
+
+      await page.goto(`${appUrl}/sign-in`);
+      await googleToSequence(page, email, javaScriptEnabled);
+      expect(await linkState(page)).toBe('PROMPT_SELECT_ACCOUNT');
+      const confirm = page.getByRole('button', { name: catalogueText('en', 'accountLink.confirmWith', { provider: 'Microsoft' }) });
+      await Promise.all([page.waitForURL((url) => url.origin === microsoft.origin, { waitUntil: 'commit' }), confirm.click()]);
+      // Kratos's callback links and signs in; our first signed-in page turns into the notice.
+      await atProvider(page, microsoft.origin, email, (url) => url.pathname === '/sign-in/linked', javaScriptEnabled);
+      expect(await linkState(page)).toBe('SUCCESS');
+      expect(await alertTexts(page)).toContain(catalogueText('en', 'accountLink.success', { provider: 'Google' }));
+      await Promise.all([page.waitForURL(`${appUrl}/`), page.locator('a[data-link="continue"]').click()]);
+      expect(await h1(page)).toBe('Hello, Grace');
+
+      await signOutFromHome(page, javaScriptEnabled);
+      await Promise.all([
+        page.waitForURL((url) => url.origin === google.origin, { waitUntil: 'commit' }),
+        page.locator('button[data-provider="google"]').click(),
+      ]);
+      await atProvider(page, google.origin, email, `${appUrl}/`, javaScriptEnabled);
+      expect(await h1(page)).toBe('Hello, Grace');
     });
 
     it('an account that signs in with Microsoft: a cancel there and another person’s account each end in the translated message; Cancel leaves', async () => {

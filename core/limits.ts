@@ -9,3 +9,10 @@ export const LIMITS = { emailMax: 255, nameMax: 32, passwordMin: 8, passwordMax:
  * remembered account): short enough to be an address, no spaces or angle brackets.
  */
 export const EMAIL_LIKE = /^[^\s@<>]{1,200}@[^\s@<>]{1,255}$/;
+
+/**
+ * How long Kratos keeps a social sign-in's continuity (its `ory_kratos_continuity` container lives 30
+ * minutes): a link the app noted is forgotten after this, since the provider's callback could no longer
+ * finish it anyway.
+ */
+export const SOCIAL_CONTINUITY_LIFESPAN_MS = 30 * 60 * 1000;

@@ -34,6 +34,7 @@ import type { AppLocals } from '../locals.ts';
 import { confirmLinkedAccount, existingAccount } from './account-link.ts';
 import { getFlow } from './kratos.ts';
 import { responseMode } from './respond.ts';
+import { SOCIAL_CONTINUITY_LIFESPAN_MS } from '../../core/limits.ts';
 
 type PendingLink = {
   /**
@@ -57,8 +58,8 @@ declare module 'express-session' {
   }
 }
 
-/** Kratos's continuity cookie lives 30 minutes: past that its callback cannot finish the link anyway. */
-export const PENDING_LINK_LIFESPAN_MS = 30 * 60 * 1000;
+/** A noted link is forgotten with Kratos's continuity (core/limits.ts). */
+export const PENDING_LINK_LIFESPAN_MS = SOCIAL_CONTINUITY_LIFESPAN_MS;
 
 function startSession(req: Request, res: Response): Promise<void> {
   if (req.session) return Promise.resolve();

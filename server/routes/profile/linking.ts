@@ -25,6 +25,7 @@ import { renderProfile } from './page.ts';
 import { translator } from '../../request-context.ts';
 import { providerName } from '../../../views/components/profile/linked-logins.ts';
 import { settingsMethodOf, settingsSubmitFrom } from './settings-body.ts';
+import { SOCIAL_CONTINUITY_LIFESPAN_MS } from '../../../core/limits.ts';
 
 type ProfileLink = {
   provider: string;
@@ -44,8 +45,8 @@ declare module 'express-session' {
   }
 }
 
-/** Kratos's continuity for a link lasts 30 minutes; past that the callback could not finish it anyway. */
-export const LINK_LIFESPAN_MS = 30 * 60 * 1000;
+/** A noted link is forgotten with Kratos's continuity (core/limits.ts). */
+export const LINK_LIFESPAN_MS = SOCIAL_CONTINUITY_LIFESPAN_MS;
 
 function current(req: Request): ProfileLink | undefined {
   const link = req.session?.profileLink;

@@ -20,7 +20,8 @@ export function Document(props: { title: string; canonical: string; assets: Docu
     <html lang={lang} data-theme="light">
       <head>
         <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no" />
+        {/* Scale 1 on load (spec §2), but never a cap on zoom: people must be able to pinch-zoom (WCAG 1.4.4). */}
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title}</title>
         <link rel="canonical" href={props.canonical} />
         <link rel="icon" href={`/favicon.ico${v}`} sizes="32x32" />

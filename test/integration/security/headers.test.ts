@@ -122,7 +122,9 @@ describe('security headers', () => {
     expect(res.text).toMatch(/^<!doctype html><html lang="en"/);
     expect(res.text).toContain('<link rel="canonical" href="https://accounts.example.com/missing"/>');
     expect(res.text).toMatch(/<link rel="icon" href="\/favicon\.svg\?v=2"/);
-    expect(res.text).toMatch(/<meta name="viewport" content="[^"]*initial-scale=1/);
+    expect(res.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
+    // Zoom stays allowed on phones (WCAG 1.4.4): no maximum-scale, no user-scalable=no.
+    expect(res.text).not.toMatch(/maximum-scale|user-scalable/);
     expect(res.text.match(/rel="stylesheet"/g)).toHaveLength(1);
   });
 

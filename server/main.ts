@@ -4,6 +4,7 @@ import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { AppLocals } from './locals.ts';
 import { createLogger } from './logger.ts';
+import { nodeVersionProblem } from './node-version.ts';
 
 // More stray exceptions than this within a minute means the process is broken, not one bad
 // request: exit non-zero and let the supervisor start a fresh one.
@@ -66,6 +67,11 @@ function readConfig(): Config {
 }
 
 async function main() {
+  const nodeProblem = nodeVersionProblem(process.version);
+  if (nodeProblem) {
+    process.stderr.write(`${nodeProblem}\n`);
+    process.exit(1);
+  }
   const config = readConfig();
   const logger = createLogger(config.LOG_LEVEL);
 

@@ -6,13 +6,12 @@
 //   ("Set a password"), can then unlink Google, and signs in with its e-mail and that password.
 import type { Browser as PlaywrightBrowser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildAssets, launchBrowser, newContext } from '../support/browser.ts';
+import { buildAssets, launchBrowser, newContext, REPORT_CSP } from '../support/browser.ts';
+import { openProfile, signInWith } from './profile-steps.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../support/fixtures.ts';
 import { startProfileStack, type ProfileStack } from '../integration/profile/profile-stack.ts';
 
 const FIRST_PASSWORD = 'Lantern-Orchard-Pebble-58';
-// Reports CSP violations (a form-action the provider is not in, say) as console errors, which the watcher collects.
-const REPORT_CSP = `addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`;
 
 let env: ProfileStack;
 let browser: PlaywrightBrowser;
@@ -30,19 +29,6 @@ afterAll(async () => {
   built?.remove();
 });
 const identities = useIdentities(() => env.identityAdminUrl);
-
-async function signInWith(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${env.appUrl}/sign-in`);
-  await page.fill('#field-identifier', email);
-  await page.fill('#field-password', password);
-  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/sign-in')), page.click('button[name="method"][value="password"]')]);
-}
-
-async function openProfile(page: Page): Promise<void> {
-  await page.goto(`${env.appUrl}/profile-settings`);
-  await page.waitForURL(/\/profile-settings\?flow=/);
-  await page.waitForSelector('#profile-logins-form');
-}
 
 /** At the fake provider's choose-account page: pick the account with `email`, then back at our settings or home. */
 async function chooseAtProvider(page: Page, origin: string, email: string): Promise<void> {
@@ -65,8 +51,8 @@ for (const javaScriptEnabled of [true, false]) {
       await identities.create({ email, name: 'Ada' });
       env.stack.providers!.addAccount('microsoft', { email, name: 'Ada at Microsoft' });
       try {
-        await signInWith(page, email, STRONG_PASSWORD);
-        await openProfile(page);
+        await signInWith(page, env.appUrl, email, STRONG_PASSWORD);
+        await openProfile(page, env.appUrl, '#profile-logins-form');
         expect(await row(page, 'microsoft').getAttribute('data-linked')).toBe('false');
 
         await page.click('#profile-logins-form button[name="link"][value="microsoft"]');
@@ -105,7 +91,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.check('#field-terms');
         await page.click('button[name="provider"][value="google"]');
         await chooseAtProvider(page, env.stack.providers!.google.origin, email);
-        await openProfile(page);
+        await openProfile(page, env.appUrl, '#profile-logins-form');
 
         // The only way in: Unlink is there, disabled, with the reason.
         const unlink = page.locator('#profile-logins-form button[name="unlink"][value="google"]');
@@ -129,8 +115,8 @@ for (const javaScriptEnabled of [true, false]) {
           await page.click('#logout-form button[type="submit"]');
         }
         await page.waitForURL(/\/sign-in/);
-        await signInWith(page, email, FIRST_PASSWORD);
-        await openProfile(page);
+        await signInWith(page, env.appUrl, email, FIRST_PASSWORD);
+        await openProfile(page, env.appUrl, '#profile-logins-form');
         expect(await page.locator('.profile-header__name').textContent()).toBeTruthy();
 
         // No console error at all: the providers serve their favicon, and none of these steps provokes a 4xx.

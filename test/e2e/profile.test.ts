@@ -6,15 +6,14 @@
 import type { Browser as PlaywrightBrowser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../embedded/clock.ts';
-import { buildAssets, launchBrowser, newContext } from '../support/browser.ts';
+import { buildAssets, launchBrowser, newContext, REPORT_CSP } from '../support/browser.ts';
+import { openProfile, signInWith } from './profile-steps.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../support/fixtures.ts';
 import { describeStandInOnly } from '../support/stack.ts';
 import { startProfileStack, type ProfileStack } from '../integration/profile/profile-stack.ts';
 import { GIF, makePng } from '../integration/profile/images.ts';
 
 const NEW_PASSWORD = 'Juniper-Comet-Harvest-64';
-// Reports CSP violations as console errors, which the shared watcher collects.
-const REPORT_CSP = `addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`;
 // The browser logs the 401 of a whoami without a session and similar answers we cause on purpose.
 const EXPECTED_CONSOLE = [/^console: Failed to load resource: the server responded with a status of (401|403|404) /];
 
@@ -35,20 +34,6 @@ afterAll(async () => {
   built?.remove();
 });
 const identities = useIdentities(() => env.identityAdminUrl);
-
-async function signInWith(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${env.appUrl}/sign-in`);
-  await page.waitForSelector('#field-identifier');
-  await page.fill('#field-identifier', email);
-  await page.fill('#field-password', password);
-  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/sign-in')), page.click('button[name="method"][value="password"]')]);
-}
-
-async function openProfile(page: Page): Promise<void> {
-  await page.goto(`${env.appUrl}/profile-settings`);
-  await page.waitForURL(/\/profile-settings\?flow=/);
-  await page.waitForSelector('#profile-name-form');
-}
 
 /** Waits until the header avatar shows an image that really loaded (CSP allowed it). */
 async function headerImage(page: Page): Promise<string> {
@@ -72,8 +57,8 @@ for (const javaScriptEnabled of [true, false]) {
       await identities.create({ email, name: 'Ada' });
       try {
         // Sign in, then the profile.
-        await signInWith(page, email, STRONG_PASSWORD);
-        await openProfile(page);
+        await signInWith(page, env.appUrl, email, STRONG_PASSWORD);
+        await openProfile(page, env.appUrl, '#profile-name-form');
         expect(await page.textContent('.profile-header__name')).toBe('Ada');
 
         // Change the name: the 'setting saved' toast (1050001).
@@ -121,8 +106,8 @@ for (const javaScriptEnabled of [true, false]) {
           await page.click('#logout-form button[type="submit"]');
         }
         await page.waitForURL(/\/sign-in/);
-        await signInWith(page, email, NEW_PASSWORD);
-        await openProfile(page);
+        await signInWith(page, env.appUrl, email, NEW_PASSWORD);
+        await openProfile(page, env.appUrl, '#profile-name-form');
 
         // Delete the account behind the confirmation (a dialog with JS, a page without).
         if (javaScriptEnabled) {
@@ -141,7 +126,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.waitForURL(/\/sign-in/);
 
         // Signing in again within the grace period offers reactivation.
-        await signInWith(page, email, NEW_PASSWORD);
+        await signInWith(page, env.appUrl, email, NEW_PASSWORD);
         await page.goto(`${env.appUrl}/profile-settings`);
         await page.waitForSelector('#reactivate-form');
         expect(await page.textContent('h1')).toContain('Your account is scheduled for deletion');
@@ -168,8 +153,8 @@ describe('JavaScript on: avatar checks before sending, and roll-back of a failed
     await identities.create({ email, name: 'Grace Hopper' });
     const uploads = () => env.backendProxy.seen.filter((s) => s.path === '/api/user/upload-avatar').length;
     try {
-      await signInWith(page, email, STRONG_PASSWORD);
-      await openProfile(page);
+      await signInWith(page, env.appUrl, email, STRONG_PASSWORD);
+      await openProfile(page, env.appUrl, '#profile-name-form');
       const before = uploads();
 
       await page.setInputFiles('#avatar-file', { name: 'cat.png', mimeType: 'image/png', buffer: GIF });

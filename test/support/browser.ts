@@ -56,7 +56,7 @@ export function buildAssets(prefix: string): { assetsDir: string; remove(): void
 }
 
 // Turns every CSP violation into a console error, which the context's watcher collects.
-const REPORT_CSP = `addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`;
+export const REPORT_CSP = `addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`;
 
 export type WatchedPage = { context: BrowserContext; page: Page; problems: string[] };
 

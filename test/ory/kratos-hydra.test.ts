@@ -6,6 +6,7 @@
 // identity. Logging out at Hydra ends the Kratos session too (urls.identity_provider.url).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { SERVER_TESTS } from '../project-settings.ts';
 import { startHydra, type RealHydra } from '../../scripts/ory/hydra.ts';
 import { startKratos, type RealKratos } from '../../scripts/ory/kratos.ts';
 import { freePort } from '../../scripts/ory/process.ts';
@@ -131,7 +132,10 @@ describe('Kratos answers Hydra login challenges (oauth2_provider.url)', () => {
     const person = await identities.create();
     const tokens = await signInThroughHydra(new Browser(APP_URL), client, person);
     expect(tokens.refresh_token).toBeTruthy(); // offline_access was granted
-    const { payload } = await jwtVerify(tokens.id_token, createRemoteJWKSet(new URL(`${hydra.publicUrl}/.well-known/jwks.json`)), {
+    // jose gives up on a JWKS fetch after 5 s; with the whole suite loading two cores, Hydra can take
+    // longer to answer (seen once in CI), so the fetch gets the test's own time instead.
+    const hydraKeys = createRemoteJWKSet(new URL(`${hydra.publicUrl}/.well-known/jwks.json`), { timeoutDuration: SERVER_TESTS.testTimeout });
+    const { payload } = await jwtVerify(tokens.id_token, hydraKeys, {
       issuer: `${hydra.publicUrl}/`,
       audience: client.client_id,
     });

@@ -28,6 +28,16 @@ export const ROUTES = {
   accountDeleted: '/profile-settings/account-deleted',
   reactivate: '/profile-settings/reactivate',
   logout: '/logout',
+  /** The OAuth2 provider's consent screen (its `urls.consent`); `?consent_challenge=`. */
+  consent: '/consent',
+  /** Sign-in handed to the desktop app (`request_login`) or the mobile app (`platform`, `login_type`) through OAuth2 (spec §2). */
+  gateway: '/authentication/gateway',
+  /** Where the gateway's mobile authorization ends: the code goes to the web view bridge. */
+  gatewayCallback: '/authentication/gateway/callback',
+  /** "You can return to the app": where a desktop app's loopback listener sends the browser after it took the code. */
+  gatewayDone: '/authentication/gateway/done',
+  /** Google Drive's "Open with" entry (`state` from Drive). */
+  openDrive: '/open-drive',
   flowError: '/error',
   language: '/language',
   canny: '/authentication/canny',

@@ -13,11 +13,14 @@ import { freePort, migratedDatabase, sqliteDsn, startOryProcess } from './proces
 export const hydraBinary = (): string => binaryPath('hydra');
 export const hydraAvailable = (): boolean => existsSync(hydraBinary());
 
-/**
- * The app's pages Hydra sends the browser to. The consent page and the logout confirmation come with
- * the OAuth2 issue; until then Hydra's challenges for them reach the app's not-found page.
- */
-export const HYDRA_UI_PATHS = { login: ROUTES.signIn, consent: '/consent', logout: ROUTES.logout, error: ROUTES.flowError, postLogout: ROUTES.home } as const;
+/** The app's pages Hydra sends the browser to (the stand-in in embedded/oauth2 is given the same). */
+export const HYDRA_UI_PATHS = {
+  login: ROUTES.signIn,
+  consent: ROUTES.consent,
+  logout: ROUTES.logout,
+  error: ROUTES.flowError,
+  postLogout: ROUTES.home,
+} as const;
 
 export type RealHydra = { publicUrl: string; adminUrl: string; close(): Promise<void> };
 

@@ -12,6 +12,9 @@ import { identityProviderConfig } from '../../embedded/providers/identity-config
 import type { Clock } from '../../embedded/clock.ts';
 import type { JSONWebKeySet } from 'jose';
 import { startKratos } from '../../scripts/ory/kratos.ts';
+import { HYDRA_UI_PATHS, startHydra } from '../../scripts/ory/hydra.ts';
+import { freePort } from '../../scripts/ory/process.ts';
+import { startOAuth2Provider } from '../../embedded/oauth2/index.ts';
 
 /**
  * Which identity service the stacks of this run use: the stand-in, or real Ory Kratos when
@@ -20,10 +23,15 @@ import { startKratos } from '../../scripts/ory/kratos.ts';
 export const onRealKratos = process.env.ORY_TARGET === 'kratos';
 
 /** Real Kratos, configured from the same stand-in settings a test gives (see scripts/ory/kratos-config.ts). */
-async function startRealIdentity(appUrl: string, config: StartIdentityOptions['config'], clock: Clock | undefined) {
+async function startRealIdentity(
+  appUrl: string,
+  config: StartIdentityOptions['config'],
+  clock: Clock | undefined,
+  oauth2: { adminPort?: number; providerUrl?: string },
+) {
   // Real Kratos reads the real time: a test that moves a clock belongs to the stand-in suites only.
   if (clock) throw new Error('startStack: a test clock works with the identity stand-in only (real Kratos reads the real time)');
-  const kratos = await startKratos({ appUrl, config });
+  const kratos = await startKratos({ appUrl, config, adminPort: oauth2.adminPort, oauth2ProviderUrl: oauth2.providerUrl });
   return { publicUrl: kratos.publicUrl, adminUrl: kratos.adminUrl, jwks: kratos.jwks, issuer: `${kratos.publicUrl}/`, close: kratos.close };
 }
 
@@ -35,6 +43,8 @@ export type Stack = {
   backend: { url: string };
   /** The embedded upstream providers (Google, Microsoft, Dropbox, Apple), with `socialProviders: true`. */
   providers?: FakeProviders;
+  /** The OAuth2 provider (real Hydra on real Kratos, else the stand-in in embedded/oauth2), with `oauth2: true`. */
+  oauth2?: { publicUrl: string; adminUrl: string };
   server: http.Server;
   close(): Promise<void>;
 };
@@ -56,6 +66,12 @@ export async function startStack(
      * OIDC_PROVIDER_ORIGINS, GOOGLE_CLIENT_ID and GOOGLE_GSI_SCRIPT_URL (the test's env wins).
      */
     socialProviders?: boolean;
+    /**
+     * Start the OAuth2 provider too: real Hydra when the run is on real Kratos, else the stand-in. Each
+     * names the other (Kratos's oauth2_provider.url, Hydra's identity_provider URL), and the app gets
+     * HYDRA_PUBLIC_URL and HYDRA_ADMIN_URL. Clients are registered by the test through the admin API.
+     */
+    oauth2?: boolean;
   } = {},
 ): Promise<Stack> {
   const server = http.createServer();
@@ -63,14 +79,19 @@ export async function startStack(
   const appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const providers = options.socialProviders ? await startFakeProviders({ clock: options.clock }) : undefined;
-  const identityConfig: StartIdentityOptions['config'] = providers
+  // The OAuth2 provider starts first: the identity service is told its admin URL, and it is told the
+  // identity service's admin URL, on a port chosen now.
+  const identityAdminPort = options.oauth2 ? await freePort() : 0;
+  const oauth2 = options.oauth2 ? await startOAuth2(appUrl, `http://127.0.0.1:${identityAdminPort}`, options.clock) : undefined;
+  let identityConfig: StartIdentityOptions['config'] = providers
     ? merge({ selfservice: { methods: { oidc: identityProviderConfig(providers) } } }, options.identityConfig)
     : options.identityConfig;
+  if (oauth2 && !onRealKratos) identityConfig = merge({ oauth2_provider: { url: oauth2.adminUrl } }, identityConfig);
   const identity = onRealKratos
-    ? await startRealIdentity(appUrl, identityConfig, options.clock)
+    ? await startRealIdentity(appUrl, identityConfig, options.clock, { adminPort: identityAdminPort || undefined, providerUrl: oauth2?.adminUrl })
     : await startIdentity({
         publicPort: 0,
-        adminPort: 0,
+        adminPort: identityAdminPort,
         database: ':memory:',
         appUrl,
         argon2: { memory: 1024, iterations: 1, parallelism: 1 },
@@ -96,6 +117,7 @@ export async function startStack(
     LOG_LEVEL: 'silent',
     ENABLE_TEST_ROUTES: 'true',
     ...(providers ? providerAppEnv(providers) : {}),
+    ...(oauth2 ? { HYDRA_PUBLIC_URL: oauth2.publicUrl, HYDRA_ADMIN_URL: oauth2.adminUrl } : {}),
     ...options.env,
   });
   const app = await createApp(config, pino({ level: 'silent' }));
@@ -107,15 +129,30 @@ export async function startStack(
     tokenTrust,
     backend,
     providers,
+    oauth2: oauth2 && { publicUrl: oauth2.publicUrl, adminUrl: oauth2.adminUrl },
     server,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await backend.close();
       await identity.close();
+      await oauth2?.close();
       await providers?.close();
     },
   };
+}
+
+/** Real Hydra on real Kratos runs, the stand-in otherwise; the app's pages are its UI either way. */
+async function startOAuth2(appUrl: string, identityProviderAdminUrl: string, clock: Clock | undefined) {
+  if (onRealKratos) return startHydra({ appUrl, identityProviderAdminUrl });
+  const urls = {
+    login: appUrl + HYDRA_UI_PATHS.login,
+    consent: appUrl + HYDRA_UI_PATHS.consent,
+    logout: appUrl + HYDRA_UI_PATHS.logout,
+    error: appUrl + HYDRA_UI_PATHS.error,
+    postLogout: appUrl + HYDRA_UI_PATHS.postLogout,
+  };
+  return startOAuth2Provider({ publicPort: 0, adminPort: 0, database: ':memory:', urls, identityProviderAdminUrl, clock });
 }
 
 /** The app's variables for the embedded providers: every provider's origin (authorize pages, pictures) and One Tap at the fake Google. */

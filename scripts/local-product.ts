@@ -25,6 +25,8 @@ export function appEnv(): Record<string, string> {
     KRATOS_PUBLIC_URL: LOCAL_PRODUCT.identityPublic,
     KRATOS_ADMIN_URL: LOCAL_PRODUCT.identityAdmin,
     BACKEND_URL: LOCAL_PRODUCT.backendUrl,
+    // The backend stand-in serves the avatars it stores, under the address it is told (backendEnv).
+    AVATAR_STORAGE_URL: env.AVATAR_STORAGE_URL ?? LOCAL_PRODUCT.backendUrl,
     // The local product shows its development hooks (the crash screen at /__test/crash, the UI kit).
     ENABLE_TEST_ROUTES: env.ENABLE_TEST_ROUTES ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
     // The embedded providers' authorize pages and pictures, and One Tap at the fake Google.
@@ -50,6 +52,8 @@ export async function startLocalProviders(identityPublicUrl: string): Promise<{ 
 export function backendEnv(identity: { publicUrl: string; adminUrl: string }): Record<string, string> {
   return {
     BACKEND_PORT: new URL(LOCAL_PRODUCT.backendUrl).port || '80',
+    // Avatar URLs name the address browsers reach it at (the one the app's CSP allows), not the one it listens on.
+    BACKEND_PUBLIC_URL: env.AVATAR_STORAGE_URL ?? LOCAL_PRODUCT.backendUrl,
     IDENTITY_PUBLIC_URL: identity.publicUrl,
     IDENTITY_ADMIN_URL: identity.adminUrl,
     BACKEND_CORS_ORIGINS: env.BACKEND_CORS_ORIGINS ?? new URL(LOCAL_PRODUCT.appUrl).origin,

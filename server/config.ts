@@ -60,6 +60,8 @@ export const envSchema = z.object({
   HYDRA_ADMIN_URL: httpUrl().optional(),
   BACKEND_URL: httpUrl().default('http://localhost:4500'),
   DOCUMENT_APP_URL: httpUrl().optional(),
+  /** Where uploaded avatars are served from (the profile storage bucket); default: BACKEND_URL's origin. */
+  AVATAR_STORAGE_URL: httpUrl().optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -97,6 +99,8 @@ export type Config = Env & {
   kratosBrowserUrl: string;
   /** Origins of the configured social providers' authorize pages and pictures (OIDC_PROVIDER_ORIGINS). */
   oidcProviderOrigins: string[];
+  /** The origin uploaded avatars load from (AVATAR_STORAGE_URL, else BACKEND_URL): the CSP's img-src names it. */
+  avatarOrigin: string;
   isProduction: boolean;
 };
 
@@ -157,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...values,
     allowedReturnUrls,
     oidcProviderOrigins,
+    avatarOrigin: new URL(values.AVATAR_STORAGE_URL ?? values.BACKEND_URL).origin,
     kratosBrowserUrl: values.KRATOS_BROWSER_URL ?? values.KRATOS_PUBLIC_URL,
     isProduction,
   };

@@ -66,8 +66,8 @@ export function securityHeaders(config: Config): RequestHandler {
         'default-src': ["'self'"],
         'script-src': [nonce, "'strict-dynamic'", ...gsi],
         'style-src': ["'self'", nonce, ...gsi],
-        // The configured providers' origins: their pictures (a linked account's avatar).
-        'img-src': ["'self'", 'data:', 'blob:', new URL(config.BACKEND_URL).origin, ...config.oidcProviderOrigins],
+        // Uploaded avatars from profile storage, and the configured providers' pictures (a linked account's avatar).
+        'img-src': ["'self'", 'data:', 'blob:', config.avatarOrigin, ...config.oidcProviderOrigins],
         'font-src': ["'self'"],
         'connect-src': ["'self'", ...gsi],
         ...(gsi.length > 0 ? { 'frame-src': ["'self'", ...gsi] } : {}),

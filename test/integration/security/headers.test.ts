@@ -85,6 +85,16 @@ describe('security headers', () => {
     }
   });
 
+  it('img-src allows uploaded avatars from AVATAR_STORAGE_URL, else from BACKEND_URL (issue #16 item 1)', async () => {
+    const defaults = await testApp(build.assetsDir, { BACKEND_URL: 'http://localhost:4500' });
+    const imgDefault = directives(String((await request(defaults).get('/healthz')).headers['content-security-policy'])).get('img-src');
+    expect(imgDefault).toContain('http://localhost:4500');
+    const bucket = await testApp(build.assetsDir, { BACKEND_URL: 'http://backend.internal:4500', AVATAR_STORAGE_URL: 'https://storage.example.com/profiles/' });
+    const imgBucket = directives(String((await request(bucket).get('/healthz')).headers['content-security-policy'])).get('img-src');
+    expect(imgBucket).toContain('https://storage.example.com');
+    expect(imgBucket).not.toContain('http://backend.internal:4500');
+  });
+
   it('HTML is never cached, whatever its status', async () => {
     for (const url of ['/__test/form', '/missing', '/__test/crash', '/404']) {
       const res = await request(app).get(url);

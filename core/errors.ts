@@ -34,6 +34,15 @@ export const ERROR_CODES = {
   identityUnavailable: 'identity_unavailable',
   /** A call made without a usable Kratos session: the user must sign in again. */
   signedOut: 'session_inactive',
+  /** OAuth2 provider (Hydra) answers about a login, consent or logout challenge (server/oauth2.ts). */
+  oauth2RequestUnknown: 'oauth2_request_unknown',
+  oauth2RequestHandled: 'oauth2_request_handled',
+  oauth2RequestExpired: 'oauth2_request_expired',
+  oauth2BadRequest: 'oauth2_bad_request',
+  /** The OAuth2 provider cannot be reached in time, or failed. */
+  oauth2Unavailable: 'oauth2_unavailable',
+  /** Hydra sent the browser to our error page (`/error?error=…`). */
+  oauth2Error: 'oauth2_error',
 } as const;
 
 export class AppError extends Error {

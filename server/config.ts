@@ -58,8 +58,15 @@ export const envSchema = z.object({
   KRATOS_ADMIN_API_KEY: z.string().default(''),
   HYDRA_PUBLIC_URL: httpUrl().optional(),
   HYDRA_ADMIN_URL: httpUrl().optional(),
+  HYDRA_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+  // OAuth2 clients whose consent is given without asking (first-party apps): docs/decisions/130.
+  OAUTH2_TRUSTED_CLIENT_IDS: list(''),
   BACKEND_URL: httpUrl().default('http://localhost:4500'),
   DOCUMENT_APP_URL: httpUrl().optional(),
+  /** The desktop app's OAuth2 client (public, loopback redirects) for /authentication/gateway?request_login=1; unset: no desktop gateway. */
+  GATEWAY_DESKTOP_CLIENT_ID: z.string().max(255).default(''),
+  /** The mobile app's OAuth2 client (public, redirect PUBLIC_URL/authentication/gateway/callback); unset: no mobile gateway. */
+  GATEWAY_MOBILE_CLIENT_ID: z.string().max(255).default(''),
   /** Where uploaded avatars are served from (the profile storage bucket); default: BACKEND_URL's origin. */
   AVATAR_STORAGE_URL: httpUrl().optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),

@@ -67,10 +67,6 @@ export const envSchema = z.object({
   GATEWAY_DESKTOP_CLIENT_ID: z.string().max(255).default(''),
   /** The mobile app's OAuth2 client (public, redirect PUBLIC_URL/authentication/gateway/callback); unset: no mobile gateway. */
   GATEWAY_MOBILE_CLIENT_ID: z.string().max(255).default(''),
-  /** The desktop app's OAuth2 client (public, loopback redirects) for /authentication/gateway?request_login=1; unset: no desktop gateway. */
-  GATEWAY_DESKTOP_CLIENT_ID: z.string().max(255).default(''),
-  /** The mobile app's OAuth2 client (public, redirect PUBLIC_URL/authentication/gateway/callback); unset: no mobile gateway. */
-  GATEWAY_MOBILE_CLIENT_ID: z.string().max(255).default(''),
   /** Where uploaded avatars are served from (the profile storage bucket); default: BACKEND_URL's origin. */
   AVATAR_STORAGE_URL: httpUrl().optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),

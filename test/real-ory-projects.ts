@@ -42,6 +42,10 @@ export const NOT_ON_REAL_KRATOS: readonly { file: string; reason: string }[] = [
   { file: 'test/e2e/kit.test.ts', reason: 'the UI kit page of an app with no identity service' },
   { file: 'test/e2e/api.test.ts', reason: 'the API reference pages (Swagger UI, OpenAPI document): no identity flow' },
   {
+    file: 'test/e2e/npm-start.test.ts',
+    reason: '`npm start` as it is, with its own stand-ins on its own ports (`npm run start:ory` has its test in the ory suite)',
+  },
+  {
     file: 'test/integration/social/one-tap-kratos.test.ts',
     reason: 'Google One Tap: real Kratos verifies an id_token only for its google type, against Google’s own keys; the fake Google is a generic provider there',
   },

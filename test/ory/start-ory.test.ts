@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../scripts/ory/process.ts';
 import { REPO } from '../support/app.ts';
+import { holdFixedPorts } from '../support/fixed-ports.ts';
 import { signInAtProvider } from '../support/providers.ts';
 import { Browser, signIn, uniqueEmail, useIdentities } from '../support/fixtures.ts';
 
@@ -20,8 +21,11 @@ let kratosAdmin = '';
 let kratosPublic = '';
 let backendUrl = '';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'accounts-start-ory-'));
+let releasePorts: (() => void) | undefined;
 
 beforeAll(async () => {
+  // The embedded providers keep npm start's fixed ports here too.
+  releasePorts = await holdFixedPorts();
   const [app, kratosPublicPort, kratosAdminPort, hydraPublic, hydraAdmin, backend] = await Promise.all(Array.from({ length: 6 }, freePort));
   appUrl = `http://localhost:${app}`;
   kratosAdmin = `http://localhost:${kratosAdminPort}`;
@@ -51,12 +55,15 @@ beforeAll(async () => {
     },
     { timeout: 60_000, interval: 200 },
   );
-}, 90_000);
+}, 25 * 60_000);
 
 afterAll(async () => {
   if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
+    await exited;
   }
+  releasePorts?.();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -1,0 +1,105 @@
+// The product exactly as `npm start` runs it: scripts/start.ts itself, on its own fixed ports and
+// origins (app http://localhost:3000, identity :4433/:4434, backend :4500, the providers …), with no
+// variable of ours set but where the data goes. Tests built on startStack share one origin for
+// everything; here the addresses differ as they do for a person trying the product, which is where
+// a CSP or an origin mistake shows (avatars were once blocked here while every other suite passed).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { REPO } from '../support/app.ts';
+import { launchBrowser, openWatchedPage, unexpectedProblems, type WatchedPage } from '../support/browser.ts';
+import { holdFixedPorts } from '../support/fixed-ports.ts';
+import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../support/fixtures.ts';
+import { makePng } from '../integration/profile/images.ts';
+import { openProfile, signInWith } from './profile-steps.ts';
+
+const APP = 'http://localhost:3000';
+const IDENTITY_ADMIN = 'http://localhost:4434';
+/** Every variable the start script or the app reads for an address: unset, so npm start's own defaults apply. */
+const ADDRESS_VARIABLES = /^(PORT|HOST|PUBLIC_URL|KRATOS_|HYDRA_|BACKEND_|OAUTH2_|IDENTITY_|DOCUMENT_APP|AVATAR_|OIDC_|GOOGLE_|GATEWAY_|ASSETS_DIR)/;
+
+let child: ChildProcess | undefined;
+let output = '';
+let releasePorts: (() => void) | undefined;
+let browser: Browser;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'accounts-npm-start-'));
+
+beforeAll(async () => {
+  releasePorts = await holdFixedPorts();
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !ADDRESS_VARIABLES.test(name)));
+  child = spawn(process.execPath, ['scripts/start.ts'], {
+    cwd: REPO,
+    env: { ...env, IDENTITY_DATA_DIR: dataDir, BACKEND_DATA_DIR: dataDir, OAUTH2_DATABASE: path.join(dataDir, 'oauth2.sqlite'), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  await vi.waitFor(
+    async () => {
+      if (child!.exitCode !== null) throw new Error(`npm start exited (${child!.exitCode}):\n${output}`);
+      expect((await fetch(`${APP}/readyz`)).status).toBe(200);
+    },
+    { timeout: 60_000, interval: 200 },
+  );
+  browser = await launchBrowser();
+}, 25 * 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  releasePorts?.();
+  rmSync(dataDir, { recursive: true, force: true });
+}, 30_000);
+
+const identities = useIdentities(() => IDENTITY_ADMIN);
+
+let watched: WatchedPage | undefined;
+afterEach(async () => {
+  const problems = watched?.problems ?? [];
+  await watched?.context.close();
+  watched = undefined;
+  expect(unexpectedProblems(problems)).toEqual([]);
+});
+
+async function openPage(javaScriptEnabled: boolean): Promise<Page> {
+  watched = await openWatchedPage(browser, { javaScriptEnabled });
+  return watched.page;
+}
+
+/** The header's avatar once the image really loaded (the CSP let it through). */
+async function loadedHeaderAvatar(page: Page): Promise<string> {
+  await page.waitForFunction(() => {
+    const img = document.querySelector<HTMLImageElement>('.profile-header .avatar__img');
+    return !!img && img.complete && img.naturalWidth > 0 && !img.src.startsWith('blob:');
+  });
+  return (await page.getAttribute('.profile-header .avatar__img', 'src')) ?? '';
+}
+
+describe('npm start', () => {
+  for (const javaScriptEnabled of [true, false]) {
+    it(`an uploaded avatar shows in the header (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async () => {
+      const email = uniqueEmail(javaScriptEnabled ? 'npm-start-avatar-js' : 'npm-start-avatar-nojs');
+      await identities.create({ email, name: 'Ada' });
+      const page = await openPage(javaScriptEnabled);
+      await signInWith(page, APP, email, STRONG_PASSWORD);
+      await openProfile(page, APP, '#avatar-upload-form');
+      await page.setInputFiles('#avatar-file', { name: 'me.png', mimeType: 'image/png', buffer: makePng({ width: 64, height: 64, rgb: [200, 80, 20] }) });
+      if (javaScriptEnabled) {
+        await page.waitForFunction(() => document.querySelector<HTMLImageElement>('[data-avatar-picture] .avatar__img')?.src.startsWith('blob:'));
+        await page.click('#avatar-upload-form button[type="submit"]');
+      } else {
+        await Promise.all([page.waitForURL(/\/profile-settings\?flow=/), page.click('#avatar-upload-form button[type="submit"]')]);
+      }
+      const src = await loadedHeaderAvatar(page);
+      // Served by the backend stand-in at the address browsers reach it by, which the CSP names.
+      expect(src).toMatch(/^http:\/\/localhost:4500\/avatars\/[a-f0-9]{32}\.png$/);
+    });
+  }
+});

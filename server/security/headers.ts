@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Config } from '../config.ts';
 
@@ -87,4 +87,22 @@ export function securityHeaders(config: Config): RequestHandler {
     xFrameOptions: { action: 'deny' },
     xPoweredBy: false,
   });
+}
+
+/**
+ * Adds sources to this response's CSP, already set by securityHeaders (it runs before the routes): an
+ * OAuth2 page whose form leads, through Hydra's redirects, to the client's redirect URI (form-action
+ * covers every redirect after a post), or that shows the client's logo (img-src). Decision 130.
+ */
+export function allowOnThisPage(res: Response, sources: { formAction?: readonly string[]; imgSrc?: readonly string[] }): void {
+  let policy = res.getHeader('Content-Security-Policy');
+  if (typeof policy !== 'string') return;
+  const add = (directive: string, extra: readonly string[] | undefined) => {
+    // Only origins reach the header: nothing that could end the directive or start another.
+    const safe = (extra ?? []).filter((source) => /^https?:\/\/[A-Za-z0-9.:[\]-]+$/.test(source));
+    if (safe.length > 0) policy = (policy as string).replace(new RegExp(`(^|;)${directive} ([^;]*)`), `$1${directive} $2 ${safe.join(' ')}`);
+  };
+  add('form-action', sources.formAction);
+  add('img-src', sources.imgSrc);
+  res.setHeader('Content-Security-Policy', policy);
 }

@@ -43,6 +43,12 @@ export const ERROR_CODES = {
   oauth2Unavailable: 'oauth2_unavailable',
   /** Hydra sent the browser to our error page (`/error?error=…`). */
   oauth2Error: 'oauth2_error',
+  /** /authentication/gateway asked for an app whose OAuth2 client is not configured (decision 140). */
+  gatewayNotConfigured: 'gateway_not_configured',
+  /** /authentication/gateway with a missing or malformed parameter (redirect_uri, code_challenge, state, platform). */
+  gatewayInvalidRequest: 'gateway_invalid_request',
+  /** /open-drive with a `state` that is not Google Drive's (forged or malformed). */
+  driveStateInvalid: 'drive_state_invalid',
 } as const;
 
 export class AppError extends Error {

@@ -16,3 +16,12 @@ export const EMAIL_LIKE = /^[^\s@<>]{1,200}@[^\s@<>]{1,255}$/;
  * finish it anyway.
  */
 export const SOCIAL_CONTINUITY_LIFESPAN_MS = 30 * 60 * 1000;
+
+/**
+ * The gateway's OAuth2 parameters (decision 140): `state` as the app sends it (at least 8 characters, as
+ * Hydra requires), and a PKCE S256 challenge (base64url of a SHA-256: 43 characters).
+ */
+export const GATEWAY_LIMITS = { stateMin: 8, stateMax: 512, redirectUriMax: 2048, codeMax: 2048, errorMax: 1024 } as const;
+
+/** Google Drive's `state` on /open-drive: how many files and how long one id or the whole parameter may be. */
+export const DRIVE_STATE_LIMITS = { stateMax: 8192, idsMax: 100, idMax: 256, userIdMax: 256 } as const;

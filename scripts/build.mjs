@@ -17,7 +17,13 @@ await cp('public', publicOut, { recursive: true, filter: (src) => !src.includes(
 
 const client = await esbuild.build({
   // One Tap's island is an entry of its own: only a page showing its form loads it (decision 120).
-  entryPoints: { main: 'client/main.ts', 'one-tap': 'client/islands/one-tap.ts', app: 'public/styles/app.css' },
+  entryPoints: {
+    main: 'client/main.ts',
+    'one-tap': 'client/islands/one-tap.ts',
+    // The web view bridge too: only the mobile gateway's callback page loads it (decision 140).
+    'app-bridge': 'client/islands/app-bridge.ts',
+    app: 'public/styles/app.css',
+  },
   outdir: path.join(publicOut, 'assets'),
   entryNames: '[name]-[hash]',
   bundle: true,

@@ -72,7 +72,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
     config,
     logger,
     i18n: await createI18n(config.LANGUAGES, config.DEFAULT_LANGUAGE, config.LOCALES_DIR),
-    assets: { css: manifest['app.css'] ?? '', js: manifest['main.js'] ?? '', oneTap: manifest['one-tap.js'] },
+    assets: { css: manifest['app.css'] ?? '', js: manifest['main.js'] ?? '', oneTap: manifest['one-tap.js'], appBridge: manifest['app-bridge.js'] },
     shuttingDown: false,
     readiness: [
       { name: 'session-store', check: session.isReady },

@@ -14,6 +14,8 @@ import { signUpRoutes } from './sign-up.ts';
 import { logoutRoutes } from './logout.ts';
 import { homeRoutes } from './home.ts';
 import { flowErrorRoutes } from './flow-error.ts';
+import { gatewayRoutes } from './gateway.ts';
+import { openDriveRoutes } from './open-drive.ts';
 import { accountHostRouting } from '../flows/account-host.ts';
 import type { AppLocals } from '../locals.ts';
 
@@ -38,4 +40,6 @@ export function mountRoutes(app: Express): void {
   app.use(profileSettingsRoutes());
   app.use(cannyRoutes());
   app.use(invitationRoutes());
+  app.use(gatewayRoutes());
+  app.use(openDriveRoutes());
 }

@@ -5,7 +5,8 @@ import { OneTap } from '../components/OneTap.tsx';
 import { useView } from '../context.ts';
 
 /** `oneTap`: the One Tap island, an entry of its own, loaded only by a page that shows its form. */
-export type DocumentAssets = { css: string; js: string; oneTap?: string };
+/** `appBridge`: the mobile gateway's web view bridge, loaded by its callback page only (decision 140). */
+export type DocumentAssets = { css: string; js: string; oneTap?: string; appBridge?: string };
 
 // Runs before first paint so a stored dark (or auto → dark) theme never flashes light.
 const THEME_BOOTSTRAP =

@@ -9,8 +9,15 @@ import { toast, toastRegion } from './toasts.ts';
 
 const ENHANCED = 'form[data-enhance], form[data-island="form"]';
 
+/**
+ * While a form is in flight its buttons are disabled and its submitter shows a spinner. In a dialog
+ * (ConfirmDialog) the Cancel link is disabled too and closing is ignored until the answer comes
+ * (spec §4), as the server renders `processing`.
+ */
 function setBusy(form: HTMLFormElement, submitter: HTMLElement | null, busy: boolean): void {
   form.setAttribute('aria-busy', String(busy));
+  // A dialog's Cancel link too (the form's aria-busy already makes closing ignored: dialogs.ts isBusy).
+  form.querySelectorAll('a[data-dialog-close]').forEach((link) => link.setAttribute('aria-disabled', String(busy)));
   for (const button of Array.from(form.querySelectorAll('button'))) {
     if (busy) {
       if (button.disabled) button.dataset.wasDisabled = '';

@@ -269,6 +269,29 @@ for (const javaScriptEnabled of [true, false]) {
       await page.keyboard.press('Escape');
       await expect.poll(() => dialog.isVisible()).toBe(false);
 
+      // While the confirmation is in flight both buttons are disabled, confirm spins, closing is ignored (spec §4).
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/__test/kit/confirm', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.click('#kit-open-confirm');
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      const confirm = page.locator('#kit-confirm-form button[type="submit"]');
+      expect(await confirm.getAttribute('class')).toContain('btn--DANGER');
+      await confirm.click();
+      const cancel = page.locator('#kit-confirm-form a[data-dialog-close]');
+      await expect.poll(() => cancel.getAttribute('aria-disabled')).toBe('true');
+      expect(await confirm.isDisabled()).toBe(true);
+      expect(await confirm.getAttribute('class')).toContain('btn--loading');
+      await page.keyboard.press('Escape');
+      await cancel.click({ force: true });
+      expect(await dialog.isVisible()).toBe(true);
+      release();
+      await page.waitForURL(`${baseUrl}/__test/kit`);
+      await page.unroute('**/__test/kit/confirm');
+
       const bubble = page.locator('#kit-tooltip-tip');
       await page.hover('#kit-tooltip .tooltip__trigger');
       await expect.poll(() => bubble.isVisible()).toBe(true);

@@ -16,6 +16,8 @@ export type ConfirmDialogProps = {
   cancelText?: ReactNode;
   /** Both buttons disabled, a spinner in place of the confirm text, closing ignored. */
   processing?: boolean;
+  /** A destructive confirmation: the confirm button in the danger style. */
+  danger?: boolean;
   /** Where the confirmation form posts (an enhanced form: fetch with JavaScript, a plain post without). */
   formAction: string;
   /** Where Cancel leads without JavaScript; defaults to the current path without its query. */
@@ -43,7 +45,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           <Button variant="SECONDARY" size="MD" href={cancelHref} data-dialog-close="" disabled={processing}>
             {props.cancelText ?? t('ui.cancel')}
           </Button>
-          <Button variant="PRIMARY" size="MD" type="submit" loading={processing}>
+          <Button variant={props.danger ? 'DANGER' : 'PRIMARY'} size="MD" type="submit" loading={processing}>
             {props.confirmText ?? t('ui.ok')}
           </Button>
         </div>

@@ -1,6 +1,7 @@
 // Spec §2 vocabulary and §9 constants, shared by components, the stylesheet's tests and the islands.
 
-export const BUTTON_VARIANTS = ['PRIMARY', 'PRIMARY_DARK', 'SECONDARY', 'SECONDARY_DARK', 'TERTIARY', 'HYPERLINK', 'PRIMARY_DIM', 'GHOST'] as const;
+/** The spec's variants, plus DANGER: ours, for destructive actions (deleting an account). */
+export const BUTTON_VARIANTS = ['PRIMARY', 'PRIMARY_DARK', 'SECONDARY', 'SECONDARY_DARK', 'TERTIARY', 'HYPERLINK', 'PRIMARY_DIM', 'GHOST', 'DANGER'] as const;
 export type ButtonVariant = (typeof BUTTON_VARIANTS)[number];
 
 /** Button heights in px. */

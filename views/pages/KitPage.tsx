@@ -166,7 +166,7 @@ export function KitPage(props: { form?: KitFormState; saved?: string }) {
       <Dialog id="kit-dialog" title={t('ui.kit.dialogTitle')} icon="info" width="MDX">
         <p>{t('ui.kit.dialogText')}</p>
       </Dialog>
-      <ConfirmDialog id="kit-confirm" title={t('ui.kit.dialogTitle')} icon="error" formAction="/__test/kit/confirm" confirmText={t('ui.kit.delete')}>
+      <ConfirmDialog id="kit-confirm" title={t('ui.kit.dialogTitle')} icon="error" formAction="/__test/kit/confirm" danger confirmText={t('ui.kit.delete')}>
         <p>{t('ui.kit.dialogText')}</p>
       </ConfirmDialog>
       <SessionChangedDialog sessionKey="kit-demo-session" />

@@ -5,7 +5,7 @@ import { render, tagWith } from './render.tsx';
 
 describe('Button', () => {
   it('uses the spec vocabulary and heights', () => {
-    expect(BUTTON_VARIANTS).toEqual(['PRIMARY', 'PRIMARY_DARK', 'SECONDARY', 'SECONDARY_DARK', 'TERTIARY', 'HYPERLINK', 'PRIMARY_DIM', 'GHOST']);
+    expect(BUTTON_VARIANTS).toEqual(['PRIMARY', 'PRIMARY_DARK', 'SECONDARY', 'SECONDARY_DARK', 'TERTIARY', 'HYPERLINK', 'PRIMARY_DIM', 'GHOST', 'DANGER']);
     expect(BUTTON_SIZES).toEqual({ XXS: 28, XS: 32, SM: 36, MD: 40, LG: 44, XL: 48, XXL: 56 });
   });
 

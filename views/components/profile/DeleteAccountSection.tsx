@@ -27,6 +27,7 @@ export function DeleteAccountSection(props: { confirmOpen: boolean; graceDays: n
         id={DELETE_DIALOG_ID}
         title={t('profile.delete.confirmTitle')}
         icon="warn"
+        danger
         open={props.confirmOpen}
         formAction={ROUTES.deleteAccount}
         cancelHref={props.cancelHref}

@@ -15,8 +15,8 @@ const host = window as BridgeWindow;
 const bridge = host.ReactNativeWebView ?? host.webkit?.messageHandlers?.[HANDLER];
 
 if (island && bridge) {
-  const { status, code, state, error } = island.dataset;
-  bridge.postMessage(JSON.stringify({ type: 'authentication', status, code, state, error }));
+  const data = island.dataset;
+  bridge.postMessage(JSON.stringify({ type: 'authentication', status: data.status, code: data.code, state: data.state, error: data.error }));
   island.querySelector<HTMLElement>('[data-bridge-sent]')!.hidden = false;
   island.querySelector<HTMLElement>('[data-bridge-message]')!.hidden = true;
 }

@@ -1,0 +1,105 @@
+// The endpoints around the tokens: userinfo, revocation, introspection (admin), discovery and the JWKS.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Context } from './context.ts';
+import { HydraError, oauthError } from './errors.ts';
+import type { Flow } from './flows.ts';
+import { readForm, sendEmpty, sendError, sendJson } from './http.ts';
+import { authenticateClient, sendTokenError, subjectClaims } from './token.ts';
+import { findToken, isLive, revokeGrant, saveToken } from './tokens.ts';
+
+export async function handleUserinfo(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
+  let value = /^bearer /i.test(req.headers.authorization ?? '') ? req.headers.authorization!.slice(7).trim() : '';
+  if (!value && req.method === 'POST') value = (await readForm(req)).get('access_token') ?? '';
+  const found = value ? findToken(ctx, value) : undefined;
+  const unauthorized = (hint: string) => {
+    const error = oauthError('request_unauthorized', hint);
+    sendError(res, error, { 'WWW-Authenticate': `Bearer error="${error.error}",error_description="${error.description}"` });
+  };
+  if (found?.record.kind === 'rt') return unauthorized('Only access tokens are allowed in the authorization header.');
+  if (!found || found.record.kind !== 'at' || !isLive(ctx, found.record)) return unauthorized('Check that you provided valid credentials in the right format.');
+  const flow = ctx.store.get<Flow>('flow', found.record.flowId);
+  if (!flow?.login) return unauthorized('Check that you provided valid credentials in the right format.');
+  const claims = subjectClaims(ctx, flow, found.record.issuedAt);
+  sendJson(res, 200, Object.fromEntries(Object.entries(claims).sort(([a], [b]) => (a < b ? -1 : 1))), { 'Content-Type': 'application/json;charset=UTF-8' });
+}
+
+export async function handleRevoke(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
+  const form = await readForm(req);
+  try {
+    if (![...form.keys()].length) throw oauthError('invalid_request', 'The POST body can not be empty.');
+    const client = authenticateClient(req, form, ctx);
+    const found = findToken(ctx, form.get('token') ?? '');
+    // Unknown tokens and other clients' tokens are answered 200 too (RFC 7009 §2.2).
+    if (found && found.record.clientId === client.client_id && found.record.kind !== 'ac') {
+      if (found.record.kind === 'rt') revokeGrant(ctx, found.record.flowId, ['at', 'rt']);
+      else saveToken(ctx, found.id, { ...found.record, active: false });
+    }
+    sendEmpty(res, 200, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+  } catch (error) {
+    if (error instanceof HydraError) return sendTokenError(res, error);
+    throw error;
+  }
+}
+
+export async function handleIntrospect(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
+  const form = await readForm(req);
+  const value = form.get('token') ?? '';
+  if (!value) throw oauthError('invalid_request', 'The POST body can not be empty.');
+  const found = findToken(ctx, value);
+  const scope = (form.get('scope') ?? '').split(' ').filter(Boolean);
+  const record = found?.record;
+  if (!record || record.kind === 'ac' || !isLive(ctx, record) || !scope.every((s) => record.scope.includes(s))) return sendJson(res, 200, { active: false });
+  const seconds = (ms: number) => Math.floor(ms / 1000);
+  sendJson(res, 200, {
+    active: true,
+    scope: record.scope.join(' '),
+    client_id: record.clientId,
+    sub: record.subject,
+    exp: seconds(record.expiresAt),
+    iat: seconds(record.issuedAt),
+    nbf: seconds(record.issuedAt),
+    aud: record.audience,
+    iss: ctx.issuer,
+    token_type: 'Bearer',
+    token_use: record.kind === 'at' ? 'access_token' : 'refresh_token',
+    ...(Object.keys(record.ext).length ? { ext: record.ext } : {}),
+  });
+}
+
+export function discovery(ctx: Context): Record<string, unknown> {
+  const base = ctx.publicUrl;
+  const issuerBase = ctx.issuer.replace(/\/$/, '');
+  return {
+    issuer: ctx.issuer,
+    authorization_endpoint: `${base}/oauth2/auth`,
+    registration_endpoint: `${base}/oauth2/register`,
+    token_endpoint: `${base}/oauth2/token`,
+    jwks_uri: `${base}/.well-known/jwks.json`,
+    subject_types_supported: ['public'],
+    response_types_supported: ['code', 'code id_token', 'id_token', 'token id_token', 'token', 'token id_token code'],
+    claims_supported: ['sub'],
+    grant_types_supported: ['authorization_code', 'implicit', 'client_credentials', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
+    response_modes_supported: ['query', 'fragment', 'form_post'],
+    userinfo_endpoint: `${base}/userinfo`,
+    scopes_supported: ['offline_access', 'offline', 'openid'],
+    token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'private_key_jwt', 'none'],
+    userinfo_signing_alg_values_supported: ['none', 'RS256'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    id_token_signed_response_alg: ['RS256'],
+    userinfo_signed_response_alg: ['RS256'],
+    request_parameter_supported: true,
+    request_uri_parameter_supported: true,
+    require_request_uri_registration: true,
+    claims_parameter_supported: false,
+    revocation_endpoint: `${issuerBase}/oauth2/revoke`,
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
+    frontchannel_logout_supported: true,
+    frontchannel_logout_session_supported: true,
+    end_session_endpoint: `${issuerBase}/oauth2/sessions/logout`,
+    request_object_signing_alg_values_supported: ['none', 'RS256', 'ES256'],
+    code_challenge_methods_supported: ['plain', 'S256'],
+  };
+}
+
+export const jwks = (ctx: Context) => ({ keys: [ctx.key.publicJwk] });

@@ -58,16 +58,24 @@ export function documentAppClientBody(appUrl: string, clientSecret: string) {
   };
 }
 
-/** Finds the client by name (the first one, if an older run left several) and updates it, or creates it. */
+/**
+ * Finds the client named `body.client_name` at the admin API (the first, if an older run left several)
+ * and replaces it with `body` (PUT), or creates it (POST): the same client id across restarts.
+ */
+export async function upsertClientByName(adminUrl: string, body: { client_name: string } & Record<string, unknown>): Promise<{ client_id: string }> {
+  const headers = { 'content-type': 'application/json', accept: 'application/json' };
+  const existing = (await listClients(adminUrl)).find((client) => client.client_name === body.client_name);
+  const response = existing
+    ? await adminFetch(`${adminUrl}/admin/clients/${encodeURIComponent(existing.client_id)}`, { method: 'PUT', headers, body: JSON.stringify(body) })
+    : await adminFetch(`${adminUrl}/admin/clients`, { method: 'POST', headers, body: JSON.stringify(body) });
+  if (!response.ok)
+    throw new Error(`registering the OAuth2 client "${body.client_name}" answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+  return (await response.json()) as AdminClient;
+}
+
+/** The document app's client, with a fresh secret each start (the admin list never shows the old one). */
 export async function registerDocumentAppClient(adminUrl: string, appUrl: string): Promise<RegisteredClient> {
   const clientSecret = randomBytes(24).toString('base64url');
-  const body = JSON.stringify(documentAppClientBody(appUrl, clientSecret));
-  const headers = { 'content-type': 'application/json', accept: 'application/json' };
-  const existing = (await listClients(adminUrl)).find((client) => client.client_name === DOCUMENT_APP_CLIENT_NAME);
-  const response = existing
-    ? await adminFetch(`${adminUrl}/admin/clients/${encodeURIComponent(existing.client_id)}`, { method: 'PUT', headers, body })
-    : await adminFetch(`${adminUrl}/admin/clients`, { method: 'POST', headers, body });
-  if (!response.ok) throw new Error(`registering the document app's OAuth2 client answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-  const saved = (await response.json()) as AdminClient;
+  const saved = await upsertClientByName(adminUrl, documentAppClientBody(appUrl, clientSecret));
   return { clientId: saved.client_id, clientSecret };
 }

@@ -42,6 +42,9 @@ export function formActionSources(config: Config): string[] {
   ]);
   if (config.HYDRA_PUBLIC_URL) origins.add(new URL(config.HYDRA_PUBLIC_URL).origin);
   if (config.DOCUMENT_APP_URL) origins.add(new URL(config.DOCUMENT_APP_URL).origin);
+  // The desktop gateway (decision 140): a sign-in post can end, through Hydra, at the app's loopback
+  // listener on any port. CSP cannot name an IPv6 literal, so [::1] listeners are reached only by navigation.
+  if (config.GATEWAY_DESKTOP_CLIENT_ID) origins.add('http://127.0.0.1:*');
   return ["'self'", ...origins];
 }
 

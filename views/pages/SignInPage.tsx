@@ -108,8 +108,8 @@ export function SignInPage(props: SignInPageProps) {
       {props.lastAccount ? (
         <section className="last-account" aria-label={t('authPage.rememberedAccount')}>
           <p className="last-account__label">{t('authPage.rememberedAccount')}</p>
-          <a className="last-account__continue" href={props.continueAsHref} data-link="continue-as">
-            {t('authPage.continueAs', { email: props.lastAccount.email })}
+          <a className="last-account__continue" href={props.continueAsHref} data-link="continue-as" title={props.lastAccount.email}>
+            <ContinueAs text={t('authPage.continueAs', { email: EMAIL_SLOT })} email={props.lastAccount.email} />
           </a>
           <form method="post" action={props.forgetAccountAction} className="last-account__forget">
             <input type="hidden" name="_csrf" value={csrfToken ?? ''} />
@@ -138,5 +138,20 @@ export function AccountLinkedPage(props: { provider?: string; continueHref: stri
     <AuthCard page="account-linked" title={t('accountLink.successTitle')}>
       <AccountLinkedNotice provider={props.provider} continueHref={props.continueHref} />
     </AuthCard>
+  );
+}
+
+/** Stands for the address in the translated sentence, so the address can be set apart whatever the word order. */
+const EMAIL_SLOT = '\u0000';
+
+/** "Continue as <address>": the address never breaks mid-word on a phone; a long one ends in an ellipsis (the link's title holds it whole). */
+function ContinueAs(props: { text: string; email: string }) {
+  const [before = '', after = ''] = props.text.split(EMAIL_SLOT);
+  return (
+    <>
+      {before}
+      <span className="last-account__email">{props.email}</span>
+      {after}
+    </>
   );
 }

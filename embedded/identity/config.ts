@@ -101,8 +101,12 @@ export interface IdentityConfig {
   hashers: { argon2: { memory: number; iterations: number; parallelism: number; key_length: number; salt_length: number } };
   courier: { smtp: { connection_uri?: string; from_address: string; from_name: string } };
   identity: { default_schema_id: string; schemas: { id: string; url?: string }[] };
-  /** Kratos's OAuth2 integration: the OAuth2 provider's (Hydra's) admin URL; unset: `login_challenge` is refused. */
-  oauth2_provider?: { url?: string };
+  /**
+   * Kratos's OAuth2 integration: the OAuth2 provider's (Hydra's) admin URL; unset: `login_challenge` is
+   * refused. `headers` go with every admin call; `override_return_to` makes the login request's
+   * request_url the flow's return_to (oauth2.ts).
+   */
+  oauth2_provider?: { url?: string; headers?: Record<string, string>; override_return_to?: boolean };
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends (infer U)[] ? U[] : T[K] extends object ? DeepPartial<T[K]> : T[K] };

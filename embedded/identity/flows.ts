@@ -8,6 +8,8 @@ import type { UiContainer, UiNode } from './nodes.ts';
 import type { UiText } from './messages.ts';
 import { nowIso, type Service } from './service.ts';
 import { currentSession } from './sessions.ts';
+import { forwardError } from './error-ui.ts';
+import { getLoginRequest } from './oauth2.ts';
 
 export type FlowKind = 'login' | 'registration' | 'settings' | 'recovery' | 'verification';
 
@@ -31,6 +33,10 @@ export interface Flow {
   identity_id?: string;
   continue_with?: unknown[];
   transient_payload?: unknown;
+  /** The OAuth2 provider's login challenge this login or registration flow answers (oauth2.ts). */
+  oauth2_login_challenge?: string;
+  /** The provider's login request, fetched for the answer that shows the flow; never stored. */
+  oauth2_login_request?: Record<string, unknown>;
   /** server-side state: codes, tokens, counters, submitted values */
   internal: FlowInternal;
 }
@@ -133,7 +139,8 @@ export function newFlow(svc: Service, ctx: Ctx, kind: FlowKind, nodes: UiNode[],
 export function saveFlow(svc: Service, flow: Flow): void {
   flow.updated_at = nowIso(svc);
   // transient_payload is echoed in the answer of the request that carried it, never persisted.
-  const { transient_payload: _echoOnly, ...stored } = flow;
+  // The OAuth2 login request is fetched again for each answer that shows it.
+  const { transient_payload: _echoOnly, oauth2_login_request: _fetchedEachTime, ...stored } = flow;
   svc.store.saveFlow(flow.kind, stored);
 }
 
@@ -168,6 +175,8 @@ export function serializeFlow(svc: Service, ctx: Ctx, f: Flow, identity?: unknow
   switch (f.kind) {
     case 'login':
       o.organization_id = null;
+      if (f.oauth2_login_challenge) o.oauth2_login_challenge = f.oauth2_login_challenge;
+      if (f.oauth2_login_request) o.oauth2_login_request = f.oauth2_login_request;
       o.type = f.type;
       o.expires_at = f.expires_at;
       o.issued_at = f.issued_at;
@@ -182,6 +191,8 @@ export function serializeFlow(svc: Service, ctx: Ctx, f: Flow, identity?: unknow
       o.state = f.state;
       break;
     case 'registration':
+      if (f.oauth2_login_challenge) o.oauth2_login_challenge = f.oauth2_login_challenge;
+      if (f.oauth2_login_request) o.oauth2_login_request = f.oauth2_login_request;
       o.type = f.type;
       o.expires_at = f.expires_at;
       o.issued_at = f.issued_at;
@@ -283,6 +294,15 @@ export function getFlowHandler(kind: FlowKind, serialize: FlowSerializer) {
       svc.csrf.verifyFlowToken(ctx, f.csrf_token);
     }
     if (isExpired(svc, f)) throw expiredOnGet(svc, f);
+    // v1.3.1 shows the OAuth2 login request again on every GET; the provider's refusal is forwarded.
+    if (f.oauth2_login_challenge) {
+      try {
+        f.oauth2_login_request = await getLoginRequest(svc, f.oauth2_login_challenge);
+      } catch (e) {
+        if (e instanceof KratosError) return forwardError(svc, ctx, e);
+        throw e;
+      }
+    }
     return json(200, serialize(svc, ctx, f));
   };
 }

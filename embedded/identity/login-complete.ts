@@ -1,11 +1,13 @@
 // What follows a sign-in that proved who it is (v1.3.1 login.HookExecutor.PostLoginHook), for the
 // password and the oidc method: account linking, the disabled-identity check, the method's hooks, the
 // session and the answer.
-import { KratosError } from './errors.ts';
+import { errorJson, forwardError } from './error-ui.ts';
+import { errors, KratosError } from './errors.ts';
 import { flowUiUrl, returnUrl, saveFlow, serializeFlow, setUiMessages, type Flow } from './flows.ts';
 import { json, redirect, type Ctx, type Reply } from './http.ts';
 import { msg } from './messages.ts';
 import type { UiNode } from './nodes.ts';
+import { acceptLoginRequest } from './oauth2.ts';
 import { maybeLinkCredentials } from './oidc/linking.ts';
 import type { Service } from './service.ts';
 import { issueSession, serializeSession, type Current } from './sessions.ts';
@@ -43,7 +45,7 @@ function refused(svc: Service, ctx: Ctx, f: Flow, s: LoginSuccess, id: number): 
   return formError(svc, ctx, f);
 }
 
-export function completeLogin(svc: Service, ctx: Ctx, f: Flow, identity: StoredIdentity, s: LoginSuccess): Reply {
+export async function completeLogin(svc: Service, ctx: Ctx, f: Flow, identity: StoredIdentity, s: LoginSuccess): Promise<Reply> {
   // maybeLinkCredentials runs first: a sign-in on an account-linking flow adds the social credential.
   const linking = maybeLinkCredentials(svc, f, identity);
   if (linking === 'mismatch') return refused(svc, ctx, f, s, 4010009);
@@ -73,6 +75,18 @@ export function completeLogin(svc: Service, ctx: Ctx, f: Flow, identity: StoredI
   saveFlow(svc, f);
   // An API flow (v1.3.1 login/hook.go): the session token in the body, no cookie, no continue_with items.
   if (api) return json(200, { session_token: session.token, session: serializeSession(svc, session, identity), continue_with: null });
+  // A flow answering an OAuth2 login challenge: the provider's login request is accepted for this
+  // session (after the cookie is set, as v1.3.1 does) and the browser goes to its redirect_to.
+  if (f.oauth2_login_challenge) {
+    let redirectTo: string;
+    try {
+      redirectTo = await acceptLoginRequest(svc, f.oauth2_login_challenge, session);
+    } catch (e) {
+      if (e instanceof KratosError) return forwardError(svc, ctx, e);
+      throw e;
+    }
+    return ctx.isJSON ? errorJson(ctx, errors.locationChange(redirectTo)) : redirect(303, redirectTo);
+  }
   const after = svc.config.selfservice.flows.login.after;
   const target = returnUrl(svc, f, after[s.method]?.default_browser_return_url, after.default_browser_return_url);
   if (!ctx.isJSON) return redirect(303, target);

@@ -1,6 +1,8 @@
 // Login flow (contract §5.1, §6).
 import { errors, KratosError } from './errors.ts';
+import { forwardError } from './error-ui.ts';
 import { json, redirect, str, type Ctx, type Reply } from './http.ts';
+import { acceptWithSession, getLoginRequest, loginChallengeOf, setRequestQuery } from './oauth2.ts';
 import { expiredMessage, msg, reasonMessage } from './messages.ts';
 import { addNodeMessage, csrfNode, input, LOGIN_GROUPS, setNodeValue, sortNodes, type UiNode } from './nodes.ts';
 import {
@@ -66,12 +68,33 @@ function createLoginFlow(svc: Service, ctx: Ctx, cur: Current | undefined, refre
   return f;
 }
 
+/**
+ * The OAuth2 part of creating a browser login flow (v1.3.1 createBrowserLoginFlow): the challenge's
+ * login request, fetched before anything else; unless the provider may skip the login, the flow is
+ * made a refresh (`refresh=true` set in the request, so request_url shows it).
+ */
+async function oauth2LoginRequest(svc: Service, ctx: Ctx): Promise<{ challenge: string; request: Record<string, unknown> } | undefined> {
+  const challenge = loginChallengeOf(svc, ctx);
+  if (challenge === undefined) return undefined;
+  const request = await getLoginRequest(svc, challenge);
+  if (request.skip !== true) setRequestQuery(ctx, 'refresh', 'true');
+  if (typeof request.request_url === 'string' && request.request_url && svc.config.oauth2_provider?.override_return_to) {
+    setRequestQuery(ctx, 'return_to', request.request_url);
+  }
+  return { challenge, request };
+}
+
 /** GET /self-service/login/browser */
 export async function createBrowserLogin(svc: Service, ctx: Ctx): Promise<Reply> {
-  checkReturnTo(svc, ctx);
-  if (ctx.query.has('login_challenge')) {
-    throw errors.badRequest('refusing to parse login_challenge query parameter because oauth2_provider.url is invalid or unset');
+  let oauth2: Awaited<ReturnType<typeof oauth2LoginRequest>>;
+  try {
+    oauth2 = await oauth2LoginRequest(svc, ctx);
+  } catch (e) {
+    // errorx.Manager.Forward: the error UI for a browser, whatever the status.
+    if (e instanceof KratosError) return forwardError(svc, ctx, e);
+    throw e;
   }
+  checkReturnTo(svc, ctx);
   const aal = ctx.query.get('aal') || 'aal1';
   if (aal !== 'aal1' && aal !== 'aal2') {
     throw errors.badRequest(`Unable to parse AuthenticationMethod Assurance Level (AAL): expected one of [aal1, aal2] but got ${aal}`);
@@ -86,13 +109,15 @@ export async function createBrowserLogin(svc: Service, ctx: Ctx): Promise<Reply>
   }
   const refresh = ctx.query.get('refresh') === 'true' && Boolean(cur);
   if (cur && !refresh) {
+    if (oauth2) return acceptWithSession(svc, ctx, oauth2, cur);
     if (!ctx.isJSON) return redirect(303, returnUrl(svc, { request_url: ctx.requestUrl }));
     throw errors.sessionAlreadyAvailable('A valid session was detected and thus login is not possible. Did you forget to set `?refresh=true`?');
   }
   const f = createLoginFlow(svc, ctx, cur, refresh, aal);
+  if (oauth2) f.oauth2_login_challenge = oauth2.challenge;
   saveFlow(svc, f);
   if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'login', f.id));
-  return json(200, serializeLogin(svc, ctx, f));
+  return json(200, serializeLogin(svc, ctx, { ...f, oauth2_login_request: oauth2?.request }));
 }
 
 /** GET /self-service/login/api: a flow for a native client, with no anti-CSRF cookie and an empty csrf_token node (v1.3.1). */

@@ -1,5 +1,8 @@
 // Registration flow (contract §5.2, §5.3, §7): styles profile_first (two steps) and unified.
-import { errors } from './errors.ts';
+import { forwardError } from './error-ui.ts';
+import { errors, KratosError } from './errors.ts';
+import { acceptWithSession, getLoginRequest, loginChallengeOf, setRequestQuery } from './oauth2.ts';
+import { goEncodeQuery } from './request-url.ts';
 import { json, redirect, str, type Ctx, type Reply } from './http.ts';
 import { expiredMessage, msg, type UiText } from './messages.ts';
 import { csrfNode, input, traitNodes, type UiNode } from './nodes.ts';
@@ -92,15 +95,30 @@ export function createRegistrationFlow(svc: Service, ctx: Ctx): Flow {
 export async function createBrowserRegistration(svc: Service, ctx: Ctx): Promise<Reply> {
   checkReturnTo(svc, ctx);
   if (!svc.config.selfservice.flows.registration.enabled) throw errors.disabled('registration');
-  if (ctx.query.has('login_challenge')) {
-    throw errors.badRequest('refusing to parse login_challenge query parameter because oauth2_provider.url is invalid or unset');
+  // v1.3.1 makes (and stores) the flow first, then fetches the OAuth2 login request, then looks at the session.
+  let oauth2: { challenge: string; request: Record<string, unknown> } | undefined;
+  let f: Flow;
+  try {
+    const challenge = loginChallengeOf(svc, ctx);
+    f = createRegistrationFlow(svc, ctx);
+    if (challenge !== undefined) f.oauth2_login_challenge = challenge;
+    saveFlow(svc, f);
+    if (challenge !== undefined) oauth2 = { challenge, request: await getLoginRequest(svc, challenge) };
+  } catch (e) {
+    if (e instanceof KratosError) return forwardError(svc, ctx, e);
+    throw e;
   }
-  if (currentSession(svc, ctx)) {
+  if (oauth2 && typeof oauth2.request.request_url === 'string' && oauth2.request.request_url && svc.config.oauth2_provider?.override_return_to) {
+    setRequestQuery(ctx, 'return_to', oauth2.request.request_url);
+  }
+  const cur = currentSession(svc, ctx);
+  if (cur) {
+    if (oauth2?.request.skip === true) return acceptWithSession(svc, ctx, oauth2, cur);
+    // The provider wants a sign-in: the login flow with the same query (a 302, JSON or not).
+    if (oauth2) return redirect(302, `${svc.publicUrl}/self-service/login/browser?${goEncodeQuery(ctx.query)}`);
     if (!ctx.isJSON) return redirect(303, returnUrl(svc, { request_url: ctx.requestUrl }));
     throw errors.sessionAlreadyAvailable('A valid session was detected and thus registration is not possible.');
   }
-  const f = createRegistrationFlow(svc, ctx);
-  saveFlow(svc, f);
   if (!ctx.isJSON) return redirect(303, flowUiUrl(svc, 'registration', f.id));
   return json(200, serializeRegistration(svc, ctx, f));
 }

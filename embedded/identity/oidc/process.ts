@@ -75,6 +75,8 @@ export async function processLogin(svc: Service, ctx: Ctx, lf: Flow, u: Upstream
     const rf = createRegistrationFlow(svc, ctx);
     rf.type = lf.type;
     rf.request_url = takeOverReturnTo(lf.request_url, rf.request_url);
+    // registration.WithFlowOAuth2LoginChallenge: the sign-up answers the login flow's OAuth2 challenge.
+    if (lf.oauth2_login_challenge) rf.oauth2_login_challenge = lf.oauth2_login_challenge;
     saveFlow(svc, rf);
     rf.transient_payload = lf.transient_payload;
     return processRegistration(svc, ctx, rf, u);
@@ -84,7 +86,7 @@ export async function processLogin(svc: Service, ctx: Ctx, lf: Flow, u: Upstream
     return writeFlowError(svc, ctx, lf, new KratosError(500, { reason: 'Unable to find matching OpenID Connect Credentials.' }));
   }
   try {
-    return completeLogin(svc, ctx, lf, identity, { method: 'oidc', provider: u.provider.id, storedNodes: lf.ui.nodes });
+    return await completeLogin(svc, ctx, lf, identity, { method: 'oidc', provider: u.provider.id, storedNodes: lf.ui.nodes });
   } catch (e) {
     return writeFlowError(svc, ctx, lf, e);
   }
@@ -125,7 +127,8 @@ export async function processRegistration(svc: Service, ctx: Ctx, rf: Flow, u: U
   rf.active = 'oidc';
   if (u.container.transient_payload !== undefined) rf.transient_payload = u.container.transient_payload;
   if (svc.store.findIdentityByIdentifier('oidc', identifierOf(u))) {
-    // Already registered: a new login flow signs in instead.
+    // Already registered: a new login flow signs in instead. v1.3.1's registrationToLogin does not
+    // carry the OAuth2 challenge over (later Kratos does), so that sign-in accepts none.
     const lf = registrationToLogin(svc, ctx, rf, loginNodes(svc));
     saveFlow(svc, lf);
     return processLogin(svc, ctx, lf, u);
@@ -153,7 +156,7 @@ export async function processRegistration(svc: Service, ctx: Ctx, rf: Flow, u: U
   };
   if (!svc.store.saveIdentity(identity)) return accountLinking(svc, ctx, rf, identity, u);
   try {
-    return completeRegistration(svc, ctx, rf, identity, 'oidc', u.provider.id);
+    return await completeRegistration(svc, ctx, rf, identity, 'oidc', u.provider.id);
   } catch (e) {
     return registrationError(svc, ctx, rf, u.provider.id, e, identity.traits);
   }

@@ -4,7 +4,8 @@
  *
  *   KEPT_PARAMS = return_to, loginHint, email, highlight, platform, login_type, request_login, redirect, refresh,
  *                 request_google_sign_in (One Tap prompts on the page the new flow lands on),
- *                 social_sign_in_enabled, and lng (a language chosen in the address must survive the hop to `?flow=`)
+ *                 social_sign_in_enabled, lng (a language chosen in the address must survive the hop to `?flow=`),
+ *                 and login_challenge (Hydra's: the Kratos flows created here carry it, decision 130)
  *   keptParams(query)                 → URLSearchParams of those (single short string values only)
  *   withParams(path, params, extra?)  → `path?…` with `extra` (e.g. { flow }) first; an `extra` key set
  *                                       to undefined drops that kept parameter
@@ -14,6 +15,7 @@
 import type { Request } from 'express';
 import { EMAIL_LIKE } from '../../core/limits.ts';
 import type { Config } from '../config.ts';
+import { isChallenge } from '../oauth2.ts';
 import { readFromReturnTo, safeReturnTo } from '../security/return-to.ts';
 
 export const KEPT_PARAMS = [
@@ -29,17 +31,20 @@ export const KEPT_PARAMS = [
   'request_google_sign_in',
   'social_sign_in_enabled',
   'lng',
+  'login_challenge',
 ] as const;
 
 export type KeptParam = (typeof KEPT_PARAMS)[number];
 
 const MAX_VALUE_LENGTH = 2048;
+/** Hydra's challenges may be long encrypted strings (server/oauth2.ts isChallenge). */
+const MAX_LENGTH: Partial<Record<KeptParam, number>> = { login_challenge: 4096 };
 
 export function keptParams(query: Request['query']): URLSearchParams {
   const params = new URLSearchParams();
   for (const name of KEPT_PARAMS) {
     const value = query[name];
-    if (typeof value === 'string' && value.length > 0 && value.length <= MAX_VALUE_LENGTH) params.set(name, value);
+    if (typeof value === 'string' && value.length > 0 && value.length <= (MAX_LENGTH[name] ?? MAX_VALUE_LENGTH)) params.set(name, value);
   }
   return params;
 }
@@ -66,6 +71,8 @@ export type ScreenQuery = {
   requestLogin?: boolean;
   /** Re-authentication of a signed-in user (`refresh=true`), e.g. before a password change. */
   refresh: boolean;
+  /** Hydra's login challenge (`login_challenge`): the flows created for this screen carry it to Kratos. */
+  loginChallenge?: string;
   kept: URLSearchParams;
 };
 
@@ -91,6 +98,7 @@ export function screenQuery(req: Request, config: Config): ScreenQuery {
     loginType: shortToken(query.login_type),
     requestLogin: query.request_login === 'true' || query.request_login === '1',
     refresh: query.refresh === 'true',
+    loginChallenge: isChallenge(query.login_challenge) ? query.login_challenge : undefined,
     kept: keptParams(query),
   };
 }

@@ -18,7 +18,8 @@ import { ROUTES } from '../../core/routes.ts';
 import { accountLinkOfScreen, linkQuery, onlyExistingMethods } from './account-link.ts';
 import type { ScreenRequest, ScreenState } from './flow-screen.ts';
 import { withParams } from './query.ts';
-import { returnToOfFlow, socialErrorOf, socialSignInShown, withoutSocialButtons } from './social.ts';
+import { kratosReturnTo, returnToOfFlow, socialErrorOf, socialSignInShown, withoutSocialButtons } from './social.ts';
+import type { CreateFlowParams } from './kratos.ts';
 
 /** `social_provider`: the provider a start asked for, when the flow offers it. */
 export function askedProvider(flow: KratosFlow, screen: ScreenRequest): string | undefined {
@@ -101,4 +102,10 @@ export function oneHopParams(query: Record<string, unknown>): Record<string, str
 
 export function stringQuery(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+/** A new login flow: refresh when asked, our return_to kept in our own page, and Hydra's login challenge (decision 130). */
+export function signInFlowParams(screen: ScreenRequest): CreateFlowParams {
+  const { query, config } = screen;
+  return { refresh: query.refresh, returnTo: kratosReturnTo(config, ROUTES.signIn, query.returnTo), loginChallenge: query.loginChallenge };
 }

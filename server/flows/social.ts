@@ -135,7 +135,10 @@ export function startSocialSignIn(start: SocialStart): RequestHandler {
       const config = configOf(req);
       const query = screenQuery(req, config);
       if (!isUserNavigation(req)) return respondRedirect(req, res, withParams(start.path, query.kept, { social_provider: provider }));
-      const created = await createFlow(req, res, start.kind, { returnTo: kratosReturnTo(config, start.path, query.returnTo) });
+      const created = await createFlow(req, res, start.kind, {
+        returnTo: kratosReturnTo(config, start.path, query.returnTo),
+        loginChallenge: query.loginChallenge, // Kratos accepts Hydra's challenge after the provider's callback
+      });
       if (!created.ok) return next(); // signed in, or Kratos refused: the screen's own GET says what to do
       const csrf = flowCsrfToken(created.data) ?? '';
       const outcome = await submitFlow(req, res, start.kind, created.data.id, start.body(provider, csrf));

@@ -1,4 +1,7 @@
 /**
+ * /error?error=&error_description= — Hydra's error UI (its `urls.error`): a translated page for the OAuth2
+ * error (server/routes/oauth2-error.ts); Hydra's description only as an escaped technical detail.
+ *
  * /error?id= — Kratos's error UI (its `selfservice.flows.error.ui_url`): fetches the stored flow error
  * and shows it translated, with a way back into the flow. The HTTP status is the error's own code, except
  * that a failed social sign-in (recognised in core/kratos/social.ts) is always a 4xx with our own text:
@@ -16,13 +19,18 @@ import { createElement } from 'react';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { ROUTES } from '../../core/routes.ts';
+import { showOAuth2Error } from './oauth2-error.ts';
 
-const errorQuery = z.object({ id: z.string().max(128).optional().describe('Kratos flow error id') });
+const errorQuery = z.object({
+  id: z.string().max(128).optional().describe('Kratos flow error id'),
+  error: z.string().max(64).optional().describe('An OAuth2 error code from Hydra (when there is no id)'),
+  error_description: z.string().max(1024).optional().describe("Hydra's description, shown only as a technical detail"),
+});
 
 documentEndpoint({
   method: 'get',
   path: ROUTES.flowError,
-  summary: 'A Kratos flow error, translated',
+  summary: 'A Kratos flow error, or an OAuth2 error from Hydra, translated',
   tags: ['errors'],
   query: errorQuery,
   responses: {
@@ -53,6 +61,7 @@ function retryHref(errorId: string | undefined): string {
 }
 
 async function show(req: Request, res: Response): Promise<void> {
+  if (req.query.id === undefined && req.query.error !== undefined) return showOAuth2Error(req, res);
   const t = translator(req);
   const id = typeof req.query.id === 'string' && ERROR_ID.test(req.query.id) ? req.query.id : undefined;
   const answer = id ? await getFlowError(req, res, id) : undefined;

@@ -14,6 +14,7 @@ import { signUpRoutes } from './sign-up.ts';
 import { logoutRoutes } from './logout.ts';
 import { homeRoutes } from './home.ts';
 import { flowErrorRoutes } from './flow-error.ts';
+import { consentRoutes } from './consent.ts';
 import { gatewayRoutes } from './gateway.ts';
 import { openDriveRoutes } from './open-drive.ts';
 import { accountHostRouting } from '../flows/account-host.ts';
@@ -37,6 +38,7 @@ export function mountRoutes(app: Express): void {
   app.use(logoutRoutes());
   app.use(homeRoutes());
   app.use(flowErrorRoutes());
+  app.use(consentRoutes());
   app.use(profileSettingsRoutes());
   app.use(cannyRoutes());
   app.use(invitationRoutes());

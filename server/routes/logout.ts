@@ -11,6 +11,8 @@
  *                  `/sign-in?logged_out=1`, whose page asks the islands to drop localStorage `token`
  *                  (`data-clear-storage="token"`) for browsers that ignore Clear-Site-Data (plain http).
  *                  Our own session (its CSRF token) is destroyed and its cookie cleared.
+ *   ?logout_challenge= Hydra's logout UI: the same sign-out, confirmed, then Hydra's logout accepted
+ *                  (server/routes/oauth2-logout.ts).
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { createElement } from 'react';
@@ -27,14 +29,16 @@ import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
 import { sessionCookieName } from '../session.ts';
 import { z } from 'zod';
 import { AFTER_LOGOUT_PATH, ROUTES } from '../../core/routes.ts';
+import { hasLogoutChallenge, showOAuth2Logout, submitOAuth2Logout } from './oauth2-logout.ts';
 
 export const CLEAR_SITE_DATA = '"cache", "storage"';
 
 documentEndpoint({
   method: 'get',
   path: ROUTES.logout,
-  summary: 'Sign-out confirmation (carries the CSRF token the POST needs)',
+  summary: 'Sign-out confirmation (carries the CSRF token the POST needs); with logout_challenge, an app asking to sign the user out',
   tags: ['logout'],
+  query: z.object({ logout_challenge: z.string().max(4096).optional().describe("Hydra's logout challenge") }),
   responses: {
     200: { description: 'The CSRF token and where to post it', schema: z.object({ csrf_token: z.string(), action: z.string() }) },
     303: { description: 'No live session: signed out already, on to /sign-in' },
@@ -46,15 +50,21 @@ documentEndpoint({
   path: ROUTES.logout,
   summary: 'Sign out: ends the Kratos session and clears the app cookies',
   tags: ['logout'],
-  body: logoutBody,
+  body: logoutBody.extend({
+    logout_challenge: z.string().max(4096).optional().describe("Hydra's logout challenge: sign out of the app that asked too"),
+    decision: z.enum(['accept', 'cancel']).optional().describe('With logout_challenge: cancel keeps both sessions'),
+  }),
   responses: {
-    200: { description: 'Signed out (HTML posts get 303 to /sign-in); header Clear-Site-Data', schema: redirectResultSchema },
+    200: {
+      description: "Signed out (HTML posts get 303 to /sign-in, or with logout_challenge to Hydra's redirect_to); header Clear-Site-Data",
+      schema: redirectResultSchema,
+    },
     403: errorResponse('Missing or wrong CSRF token (code csrf_invalid)'),
   },
 });
 
 /** Ends whatever session this browser has; every step tolerates "there was none". */
-async function endSession(req: Request, res: Response): Promise<void> {
+export async function endSession(req: Request, res: Response): Promise<void> {
   const session = await whoami(req, res);
   if (session) {
     const backend = backendClientFor(req);
@@ -95,6 +105,14 @@ const csrfWhenSignedIn: RequestHandler = async (req, res, next) => {
   }
 };
 
+/** Our whole sign-out short of the answer: the OAuth2 logout answers with Hydra's redirect instead. */
+async function signOut(req: Request, res: Response): Promise<void> {
+  await endSession(req, res);
+  await destroyAppSession(req, res);
+  clearAuthCookies(res, configOf(req));
+  res.set('Clear-Site-Data', CLEAR_SITE_DATA);
+}
+
 async function show(req: Request, res: Response): Promise<void> {
   const csrfToken = String(res.locals.csrfToken ?? '');
   if (responseMode(req) === 'json') {
@@ -104,6 +122,7 @@ async function show(req: Request, res: Response): Promise<void> {
 }
 
 async function submit(req: Request, res: Response): Promise<void> {
+  if (hasLogoutChallenge((req.body as Record<string, unknown> | undefined)?.logout_challenge)) return submitOAuth2Logout(req, res, signOut);
   await endSession(req, res);
   await destroyAppSession(req, res);
   finish(req, res);
@@ -111,6 +130,7 @@ async function submit(req: Request, res: Response): Promise<void> {
 
 export function logoutRoutes(): Router {
   const router = Router();
+  router.get(ROUTES.logout, (req, res, next) => (hasLogoutChallenge(req.query.logout_challenge) ? showOAuth2Logout(req, res, signOut).catch(next) : next()));
   router.get(ROUTES.logout, csrfWhenSignedIn, show);
   router.post(ROUTES.logout, requireCsrf, submit);
   return router;

@@ -1,6 +1,5 @@
 /**
- * /sign-in (guests only, except `refresh=true`: a signed-in user confirming who they are), on Kratos's
- * login flow, served by the flow-screen runner (server/flows/flow-screen.ts).
+ * /sign-in (guests only, except `refresh=true`: a signed-in user confirming who they are), on Kratos's login flow.
  *
  *   GET  /sign-in?request_social_sign_in=true&provider=google   starts that provider's sign-in at once
  *   POST /sign-in?flow=&…         e-mail + password, or `provider` for social sign-in (303 to the provider)
@@ -10,9 +9,9 @@
  *   GET  /sign-in/linked          "your account is linked", then on to return_to
  *   POST /sign-in/forget-account  forgets the last-used account cookie (same-origin post, or our CSRF token)
  *
- * return_to is kept in OUR query string and checked with safeReturnTo on success. Kratos is given
- * /sign-in?return_to=<ours> (server/flows/social.ts kratosReturnTo): a social sign-in that Kratos completes
- * lands there signed in, and the guest guard sends it on through our allow-list. Decision 110.
+ * return_to stays in OUR query (safeReturnTo on success); Kratos gets /sign-in?return_to=<ours> (kratosReturnTo),
+ * so a social sign-in it completes lands there and goes on through our allow-list (decision 110). Hydra's
+ * login_challenge: Kratos accepts it after the sign-in; the gate and the guard are server/flows/oauth2-login.ts.
  */
 import { Router, type RequestHandler } from 'express';
 import { createElement } from 'react';
@@ -28,10 +27,11 @@ import { prefillFlow, restartNotice } from '../flows/flow-replacement.ts';
 import { screenQuery, withParams } from '../flows/query.ts';
 import { respondRedirect, responseMode } from '../flows/respond.ts';
 import { flowStateResultSchema, forgetAccountBody, redirectResultSchema, signInBody, signInQuery, type SignInBody } from '../flows/schemas.ts';
-import { guestOnly, requireLogin } from '../flows/session.ts';
+import { requireLogin } from '../flows/session.ts';
+import { allowChallengeClient, guestOrChallenge, loginChallengeGate } from '../flows/oauth2-login.ts';
 import { notePendingLink } from '../flows/pending-link.ts';
-import { askedProviderName, oneHopParams, prepareSignIn, signInExtras, signInFlowStatus, stringQuery } from '../flows/sign-in-view.ts';
-import { answerProviderRedirect, kratosReturnTo, startSocialSignIn } from '../flows/social.ts';
+import { askedProviderName, oneHopParams, prepareSignIn, signInExtras, signInFlowParams, signInFlowStatus, stringQuery } from '../flows/sign-in-view.ts';
+import { answerProviderRedirect, startSocialSignIn } from '../flows/social.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { renderPage } from '../render.tsx';
 import { configOf } from '../request-context.ts';
@@ -39,11 +39,12 @@ import { requireSameOriginOrCsrf } from '../security/csrf.ts';
 import { rememberSignInDevice } from '../security/rate-limit.ts';
 import { safeReturnTo } from '../security/return-to.ts';
 
-/** Guests only, but a signed-in user asked to sign in again (`refresh=true`) gets the refresh flow. */
-const guestOrRefresh: RequestHandler = (req, res, next) => (req.query.refresh === 'true' ? next() : guestOnly(req, res, next));
+/** Guests only, but `refresh=true` gets the refresh flow, and Hydra's login challenge its gate (flows/oauth2-login.ts). */
+const guestOrRefresh: RequestHandler = (req, res, next) => (req.query.refresh === 'true' ? next() : guestOrChallenge(req, res, next));
 
 async function view(screen: ScreenRequest, state: ScreenState) {
   const { req, query, t } = screen;
+  allowChallengeClient(screen.res, state.flow);
   const email = screen.input.identifier;
   const highlight = query.highlight === 'password' ? 'password' : query.highlight === 'email' ? 'identifier' : undefined;
   const extras = await signInExtras(screen, state);
@@ -88,7 +89,7 @@ export const signInScreen: FlowScreen<SignInBody> = {
   paths: [ROUTES.signIn],
   body: signInBody,
   // return_to stays in our own query string, checked on success; Kratos gets our page carrying it.
-  flowParams: (screen) => ({ refresh: screen.query.refresh, returnTo: kratosReturnTo(screen.config, ROUTES.signIn, screen.query.returnTo) }),
+  flowParams: signInFlowParams,
   prepare: prepareSignIn,
   showStatus: signInFlowStatus,
   // Markers for the page the new flow lands on survive the hop to it: the logout (it clears the stored
@@ -177,6 +178,7 @@ documentEndpoint({
 
 export function signInRoutes(): Router {
   const router = Router();
+  router.get(ROUTES.signIn, loginChallengeGate); // Hydra's login challenge, before a flow is made
   // ?request_social_sign_in=true&provider=…: the provider at once, for guests (decision 110).
   router.get(
     ROUTES.signIn,

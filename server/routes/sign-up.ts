@@ -12,7 +12,7 @@
  * fill in: this page then says so, asks for what is missing and the terms, and posts them with the
  * provider. Decision 110.
  */
-import type { Request } from 'express';
+import { Router, type Request } from 'express';
 import { createElement } from 'react';
 import { ROUTES } from '../../core/routes.ts';
 import type { KratosFlow } from '../../core/kratos/types.ts';
@@ -20,7 +20,7 @@ import { SignUpForm, SignUpPage, type TermsSummary } from '../../views/pages/Sig
 import { flowScreenRoutes, type FlowScreen, type ScreenRequest, type ScreenState } from '../flows/flow-screen.ts';
 import { respondRedirect } from '../flows/respond.ts';
 import { flowStateResultSchema, redirectResultSchema, signUpBody, type SignUpBody } from '../flows/schemas.ts';
-import { guestOnly } from '../flows/session.ts';
+import { allowChallengeClient, guestOrChallenge, loginChallengeGate } from '../flows/oauth2-login.ts';
 import { answerProviderRedirect, kratosReturnTo, socialSignInShown, withoutSocialButtons } from '../flows/social.ts';
 import { isSocialContinue, LOGIN_SERVICE_BY_PROVIDER, knownProvider, socialFailureOf } from '../../core/kratos/social.ts';
 import { prefillFlow, restartNotice } from '../flows/flow-replacement.ts';
@@ -59,6 +59,7 @@ function completing(screen: ScreenRequest, flow: KratosFlow): string | undefined
 }
 
 function view(screen: ScreenRequest, state: ScreenState) {
+  allowChallengeClient(screen.res, state.flow);
   const { terms: termsErrors, ...fieldErrors } = state.form.fieldErrors;
   const completeWith = completing(screen, state.flow);
   const formProps = {
@@ -107,7 +108,7 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
   body: signUpBody,
   // return_to stays in our own query string, checked on success; Kratos gets our sign-in page carrying it
   // (a social sign-up it completes lands there signed in, and goes on through our allow-list).
-  flowParams: (screen) => ({ returnTo: kratosReturnTo(screen.config, ROUTES.signIn, screen.query.returnTo) }),
+  flowParams: (screen) => ({ returnTo: kratosReturnTo(screen.config, ROUTES.signIn, screen.query.returnTo), loginChallenge: screen.query.loginChallenge }),
   prepare: (flow, screen) => (socialSignInShown(screen.req.query) ? flow : withoutSocialButtons(flow)),
   // A failure Kratos wrote into the flow (a provider sign-up that failed, an expired flow) is a 4xx.
   showStatus: (flow) => ([...(flow.ui.messages ?? []), ...flow.ui.nodes.flatMap((node) => node.messages)].some((m) => m.type === 'error') ? 400 : 200),
@@ -128,7 +129,7 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
     const notice = unknown ? 'social.error.unknownProvider' : restartNotice(outcome.type === 'csrf' ? 'foreign' : outcome.type);
     await renderScreen(signUpScreen, screen, prefillFlow(flow, screen.input), unknown ? 404 : outcome.status, { formErrors: notice ? [notice] : [] });
   },
-  guards: [guestOnly],
+  guards: [guestOrChallenge],
   rateLimit: 'sign-up',
   docs: {
     tag: 'sign-up',
@@ -151,5 +152,8 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
 };
 
 export function signUpRoutes() {
-  return flowScreenRoutes(signUpScreen);
+  const router = Router();
+  router.get(ROUTES.signUp, loginChallengeGate); // Hydra's login challenge, before a flow is made
+  router.use(flowScreenRoutes(signUpScreen));
+  return router;
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { IslandChrome } from '../components/IslandChrome.tsx';
 import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { OneTap } from '../components/OneTap.tsx';
+import { ThemeSwitcher } from '../components/ThemeSwitcher.tsx';
 import { useView } from '../context.ts';
 
 /** `oneTap`: the One Tap island, an entry of its own, loaded only by a page that shows its form. */
@@ -39,6 +40,8 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         {oneTap ? <OneTap offer={oneTap} /> : null}
         <footer className="site-footer">
           <LanguageSwitcher id="site-language" />
+          {/* Light, dark or auto on every page (spec §2); shown once the theme island runs, since it lives in the browser's storage. */}
+          <ThemeSwitcher />
         </footer>
       </body>
     </html>

@@ -16,7 +16,6 @@ import { Popover } from '../components/Popover.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { SessionChangedDialog } from '../components/SessionChangedDialog.tsx';
 import { TextInput } from '../components/TextInput.tsx';
-import { ThemeSwitcher } from '../components/ThemeSwitcher.tsx';
 import type { ToastItem } from '../components/Toasts.tsx';
 import { Tooltip } from '../components/Tooltip.tsx';
 import { useView } from '../context.ts';
@@ -72,7 +71,6 @@ export function KitPage(props: { form?: KitFormState; saved?: string }) {
         <header className="row">
           <h1>{t('ui.kit.title')}</h1>
           <LanguageSwitcher />
-          <ThemeSwitcher />
         </header>
 
         <section className="kit-section" id="kit-buttons">

@@ -142,7 +142,6 @@ describe('mobile app (platform, login_type)', () => {
     expect(page.text).toContain(`data-code="${code}"`);
     expect(page.text).toContain('data-state="mobile-state-42"');
     expect(page.text).toMatch(/<script type="module" nonce="[^"]+" src="\/assets\/app-bridge-[\w-]+\.js">/);
-    expect(page.text).not.toContain('session-watch'); // the session-changed dialog never shows here
     expect(visibleText(page.text)).toContain('Return to the app to continue.');
     const tokens = await exchange(code, callbackUrl, verifier, MOBILE_CLIENT_ID);
     expect(tokens.status).toBe(200);

@@ -1,0 +1,139 @@
+// The consent screen over HTTP (decision 130): an OAuth2 client's authorize URL → the app's sign-in page
+// with Hydra's login challenge → Kratos accepts it → our consent page → Allow / Deny → the client's
+// redirect URI; skipped for a remembered choice, skip_consent and OAUTH2_TRUSTED_CLIENT_IDS.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { useIdentities } from '../../support/fixtures.ts';
+import { Browser, hiddenValue, visibleText } from '../../support/http.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import {
+  answerConsent,
+  authorizeUrl,
+  callbackParams,
+  exchangeCode,
+  idTokenClaims,
+  registerClient,
+  signInOnPage,
+  STATE,
+  userinfo,
+  walk,
+  type Client,
+} from './support.ts';
+
+const TRUSTED_ID = 'trusted-first-party-app';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ oauth2: true, env: { OAUTH2_TRUSTED_CLIENT_IDS: `other-app, ${TRUSTED_ID}` } });
+});
+afterAll(() => stack?.close());
+const identities = useIdentities(() => stack.identity.adminUrl);
+
+/** A new browser at the client's authorize URL, signed in on the app's page: the page it ends on. */
+async function signInThroughClient(client: Client, scope?: string) {
+  const person = await identities.create({ name: 'Ada Lovelace' });
+  const browser = new Browser(stack.appUrl);
+  const signInPage = await walk(browser, authorizeUrl(stack, client, scope));
+  expect(signInPage.status).toBe(200);
+  expect(new URL(signInPage.url).searchParams.get('login_challenge')).toBeTruthy();
+  const afterSignIn = await signInOnPage(browser, stack.appUrl, signInPage, person.email);
+  return { person, browser, page: afterSignIn };
+}
+
+describe('consent screen', () => {
+  test('shows the app and its scopes in plain words; Allow → a code, tokens with the identity, userinfo', async () => {
+    const client = await registerClient(stack, { client_name: 'Document app', logo_uri: 'https://logos.example/doc.png' });
+    const { person, browser, page } = await signInThroughClient(client);
+    expect(page.status).toBe(200);
+    expect(new URL(page.url).pathname).toBe('/consent');
+    const text = visibleText(page.text);
+    expect(text).toContain('Document app wants to use your account');
+    expect(text).toContain(`Signed in as ${person.email}`);
+    for (const words of ['Know who you are', 'Stay connected while you are not using it', 'See your email address', 'See your name']) expect(text).toContain(words);
+    expect(page.text).toContain('src="https://logos.example/doc.png"');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/img-src [^;]*https:\/\/logos\.example/);
+    expect(csp).toMatch(/form-action [^;]*http:\/\/127\.0\.0\.1:9/);
+
+    const done = await answerConsent(browser, stack.appUrl, page, 'allow');
+    expect(done.posted.status).toBe(303);
+    const params = callbackParams(done.url);
+    expect(params.get('state')).toBe(STATE);
+    const tokens = await exchangeCode(stack, client, params.get('code')!);
+    expect(tokens.refresh_token).toBeTruthy();
+    const claims = idTokenClaims(tokens.id_token!);
+    expect(claims).toMatchObject({ sub: person.id, email: person.email, email_verified: true, name: 'Ada Lovelace' });
+    expect(await userinfo(stack, tokens.access_token)).toMatchObject({ sub: person.id, email: person.email, name: 'Ada Lovelace' });
+  });
+
+  test('in French, with an unknown scope named; JSON gives the same facts and our CSRF token', async () => {
+    const client = await registerClient(stack, { scope: 'openid photos.read' });
+    const { browser, page } = await signInThroughClient(client, 'openid photos.read');
+    const url = new URL(page.url);
+    const french = await browser.get(`${url.pathname}${url.search}&lng=fr`);
+    expect(visibleText(french.text)).toContain('Utiliser « photos.read » de votre compte');
+    const json = await browser.get(`${url.pathname}${url.search}`, { accept: 'application/json' });
+    expect(json.status).toBe(200);
+    const body = JSON.parse(json.text) as { client: { client_id: string }; scopes: { scope: string }[]; csrf_token: string; action: string };
+    expect(body.client.client_id).toBe(client.client_id);
+    expect(body.scopes.map((scope) => scope.scope)).toEqual(['openid', 'photos.read']);
+    expect(body.csrf_token).toMatch(/^[0-9a-f]{64}$/);
+    expect(body.action).toBe('/consent');
+    expect(new URL(page.url).searchParams.get('consent_challenge')).toBeTruthy();
+  });
+
+  test('Deny → the client gets error=access_denied with its state', async () => {
+    const client = await registerClient(stack);
+    const { browser, page } = await signInThroughClient(client);
+    const done = await answerConsent(browser, stack.appUrl, page, 'deny');
+    const params = callbackParams(done.url);
+    expect(params.get('error')).toBe('access_denied');
+    expect(params.get('state')).toBe(STATE);
+    expect(params.get('code')).toBeNull();
+  });
+
+  test('remember my choice: the next authorization skips the screen; without it, the screen comes again', async () => {
+    const client = await registerClient(stack);
+    const first = await signInThroughClient(client);
+    const done = await answerConsent(first.browser, stack.appUrl, first.page, 'allow', true);
+    expect(callbackParams(done.url).get('code')).toBeTruthy();
+    const again = await walk(first.browser, authorizeUrl(stack, client));
+    expect(callbackParams(again.url).get('code')).toBeTruthy(); // no sign-in, no consent page
+
+    const other = await registerClient(stack);
+    const once = await signInThroughClient(other);
+    await answerConsent(once.browser, stack.appUrl, once.page, 'allow', false);
+    const next = await walk(once.browser, authorizeUrl(stack, other));
+    expect(new URL(next.url).pathname).toBe('/consent');
+  });
+
+  test('skip_consent and a trusted client id are given consent without asking', async () => {
+    const skipping = await registerClient(stack, { skip_consent: true });
+    const a = await signInThroughClient(skipping);
+    expect(callbackParams(a.page.url).get('code')).toBeTruthy();
+    const trusted = await registerClient(stack, { client_id: TRUSTED_ID });
+    const b = await signInThroughClient(trusted);
+    const tokens = await exchangeCode(stack, trusted, callbackParams(b.page.url).get('code')!);
+    expect(idTokenClaims(tokens.id_token!).email).toBe(b.person.email);
+  });
+
+  test('a consent for someone else, or a signed-out browser, is not shown: sign in again (prompt=login)', async () => {
+    const client = await registerClient(stack);
+    const { page } = await signInThroughClient(client);
+    const stranger = new Browser(stack.appUrl);
+    const url = new URL(page.url);
+    const answer = await stranger.get(`${url.pathname}${url.search}`);
+    expect(answer.status).toBe(303);
+    const restart = new URL(answer.location!);
+    expect(`${restart.origin}${restart.pathname}`).toBe(`${stack.oauth2!.publicUrl}/oauth2/auth`);
+    expect(restart.searchParams.get('prompt')).toBe('login');
+    expect(answer.text).not.toContain('consent_challenge');
+  });
+
+  test('a POST without our CSRF token is refused', async () => {
+    const client = await registerClient(stack);
+    const { browser, page } = await signInThroughClient(client);
+    const challenge = hiddenValue(page.text, 'consent_challenge')!;
+    const forged = await browser.post('/consent', { consent_challenge: challenge, decision: 'allow' });
+    expect(forged.status).toBe(403);
+  });
+});

@@ -21,7 +21,8 @@ function clientOf(ctx: Context, flow: Flow): Record<string, unknown> {
   return publicClient(client);
 }
 
-const object = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const object = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 function rejectionOf(body: Record<string, unknown>, fallback: string): Rejection {

@@ -41,10 +41,23 @@ export async function handleAuthorize(req: IncomingMessage, res: ServerResponse,
     return newRequest(req, res, ctx, params, `${ctx.publicUrl}${url.pathname}${url.search}`);
   } catch (error) {
     if (error instanceof ClientError) {
-      return redirectSeeOther(res, withQuery(error.redirectUri, [['error', error.error.error], ['error_description', error.error.description], ['state', error.state]]));
+      return redirectSeeOther(
+        res,
+        withQuery(error.redirectUri, [
+          ['error', error.error.error],
+          ['error_description', error.error.description],
+          ['state', error.state],
+        ]),
+      );
     }
     if (error instanceof HydraError) {
-      return redirectFound(res, withQuery(ctx.urls.error, [['error', error.error], ['error_description', error.description]]));
+      return redirectFound(
+        res,
+        withQuery(ctx.urls.error, [
+          ['error', error.error],
+          ['error_description', error.description],
+        ]),
+      );
     }
     throw error;
   }
@@ -57,7 +70,11 @@ function newRequest(req: IncomingMessage, res: ServerResponse, ctx: Context, par
   let redirectUri = params.redirect_uri ?? '';
   if (!redirectUri) {
     if (scope.includes('openid')) throw oauthError('invalid_request', "The 'redirect_uri' parameter is required when using OpenID Connect 1.0.");
-    if (client.redirect_uris.length !== 1) throw oauthError('invalid_request', "The 'redirect_uri' parameter is required because the OAuth 2.0 Client has none or more than one pre-registered redirect URIs.");
+    if (client.redirect_uris.length !== 1)
+      throw oauthError(
+        'invalid_request',
+        "The 'redirect_uri' parameter is required because the OAuth 2.0 Client has none or more than one pre-registered redirect URIs.",
+      );
     redirectUri = client.redirect_uris[0]!;
   } else if (!redirectUriMatches(client, redirectUri)) {
     throw oauthError('invalid_request', "The 'redirect_uri' parameter does not match any of the OAuth 2.0 Client's pre-registered redirect urls.");
@@ -66,19 +83,25 @@ function newRequest(req: IncomingMessage, res: ServerResponse, ctx: Context, par
   const fail = (error: string, hint: string) => new ClientError(oauthError(error, hint), redirectUri, state);
 
   const responseType = params.response_type ?? '';
-  if (!responseTypesOf(client).includes(responseType)) throw fail('unsupported_response_type', `The client is not allowed to request response_type '${responseType}'.`);
+  if (!responseTypesOf(client).includes(responseType))
+    throw fail('unsupported_response_type', `The client is not allowed to request response_type '${responseType}'.`);
   if (responseType !== 'code') throw fail('unsupported_response_type', `The embedded stand-in only supports response_type 'code'.`);
-  if (!grantTypesOf(client).includes('authorization_code')) throw fail('unauthorized_client', "The OAuth 2.0 Client is not allowed to use authorization grant 'authorization_code'.");
-  if (state.length < MIN_STATE_LENGTH) throw fail('invalid_state', `Request parameter 'state' must be at least be ${MIN_STATE_LENGTH} characters long to ensure sufficient entropy.`);
+  if (!grantTypesOf(client).includes('authorization_code'))
+    throw fail('unauthorized_client', "The OAuth 2.0 Client is not allowed to use authorization grant 'authorization_code'.");
+  if (state.length < MIN_STATE_LENGTH)
+    throw fail('invalid_state', `Request parameter 'state' must be at least be ${MIN_STATE_LENGTH} characters long to ensure sufficient entropy.`);
   const allowed = splitList(client.scope);
   for (const s of scope) if (!allowed.includes(s)) throw fail('invalid_scope', `The OAuth 2.0 Client is not allowed to request scope '${s}'.`);
   const audience = splitList(params.audience);
-  for (const a of audience) if (!client.audience.includes(a)) throw fail('invalid_request', `Requested audience '${a}' has not been whitelisted by the OAuth 2.0 Client.`);
+  for (const a of audience)
+    if (!client.audience.includes(a)) throw fail('invalid_request', `Requested audience '${a}' has not been whitelisted by the OAuth 2.0 Client.`);
   const method = params.code_challenge_method;
-  if (params.code_challenge && method && !['S256', 'plain'].includes(method)) throw fail('invalid_request', `The code_challenge_method is not supported, use S256 instead.`);
+  if (params.code_challenge && method && !['S256', 'plain'].includes(method))
+    throw fail('invalid_request', `The code_challenge_method is not supported, use S256 instead.`);
   const prompt = splitList(params.prompt);
   for (const p of prompt) if (!PROMPTS.includes(p)) throw fail('invalid_request', `Used unknown value '${params.prompt}' for prompt parameter`);
-  if (prompt.includes('none') && prompt.length > 1) throw fail('invalid_request', "Parameter 'prompt' was set to 'none', but contains other values as well which is not allowed.");
+  if (prompt.includes('none') && prompt.length > 1)
+    throw fail('invalid_request', "Parameter 'prompt' was set to 'none', but contains other values as well which is not allowed.");
 
   const session = currentLoginSession(req, ctx);
   const maxAge = params.max_age ? Number(params.max_age) : undefined;
@@ -120,9 +143,14 @@ function oidcContext(params: Record<string, string>): Record<string, unknown> {
 
 function csrfCheck(req: IncomingMessage, name: string, expected: string | undefined, flow: Flow): void {
   const value = parseCookies(req).get(name);
-  if (value === undefined) throw new ClientError(oauthError('request_forbidden', 'No CSRF value available in the session cookie.'), flow.redirectUri, flow.params.state ?? '');
+  if (value === undefined)
+    throw new ClientError(oauthError('request_forbidden', 'No CSRF value available in the session cookie.'), flow.redirectUri, flow.params.state ?? '');
   if (value !== expected) {
-    throw new ClientError(oauthError('request_forbidden', 'The CSRF value from the token does not match the CSRF value from the data store.'), flow.redirectUri, flow.params.state ?? '');
+    throw new ClientError(
+      oauthError('request_forbidden', 'The CSRF value from the token does not match the CSRF value from the data store.'),
+      flow.redirectUri,
+      flow.params.state ?? '',
+    );
   }
 }
 
@@ -168,7 +196,8 @@ function afterLogin(req: IncomingMessage, res: ServerResponse, ctx: Context, ver
   const publicNonLocal = client.token_endpoint_auth_method === 'none' && !/^(https:|http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/])/.test(flow.redirectUri);
   const consentSkip =
     !prompt.includes('consent') && !publicNonLocal && rememberedConsentCovers(ctx, login.subject, client, flow.requestedScope, flow.requestedAudience);
-  if (prompt.includes('none') && !consentSkip) throw new ClientError(oauthError('consent_required', "Prompt 'none' was requested, but no previous consent was found."), flow.redirectUri, state);
+  if (prompt.includes('none') && !consentSkip)
+    throw new ClientError(oauthError('consent_required', "Prompt 'none' was requested, but no previous consent was found."), flow.redirectUri, state);
   // Following the same verifier again starts another consent (as real Hydra v2.3.0 does).
   flow.consentChallenge = newSecretToken();
   flow.consentCsrf = newSecretToken();
@@ -190,7 +219,8 @@ function rejection(rejected: { error: string; error_description: string; status_
 
 function afterConsent(req: IncomingMessage, res: ServerResponse, ctx: Context, verifier: string): void {
   const flow = flowBy(ctx, `consent_verifier:${verifier}`);
-  if (!flow || flow.consentVerifier !== verifier) throw oauthError('access_denied', 'The consent verifier has already been used, has not been granted, or is invalid.');
+  if (!flow || flow.consentVerifier !== verifier)
+    throw oauthError('access_denied', 'The consent verifier has already been used, has not been granted, or is invalid.');
   const state = flow.params.state ?? '';
   csrfCheck(req, consentCsrfCookie(flow.clientId), flow.consentCsrf, flow);
   if (flow.consentUsed) throw new ClientError(oauthError('access_denied', 'The consent verifier has already been used.'), flow.redirectUri, state);
@@ -215,7 +245,14 @@ function afterConsent(req: IncomingMessage, res: ServerResponse, ctx: Context, v
     },
     TTL.authCodeMs,
   );
-  redirectSeeOther(res, withQuery(flow.redirectUri, [['code', code], ['scope', consent.grantScope.join(' ')], ['state', state]]));
+  redirectSeeOther(
+    res,
+    withQuery(flow.redirectUri, [
+      ['code', code],
+      ['scope', consent.grantScope.join(' ')],
+      ['state', state],
+    ]),
+  );
 }
 
 /** Whether the client may get a refresh token for these granted scopes (Hydra: offline or offline_access, and the grant type). */

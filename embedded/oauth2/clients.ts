@@ -72,7 +72,10 @@ const strings = (value: unknown, field: string): string[] => {
   return value as string[];
 };
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const metadataError = (hint: string) => new HydraError('invalid_client_metadata', undefined, { description: `The value of one of the Client Metadata fields is invalid and the server has rejected this request. Note that an Authorization Server MAY choose to substitute a valid value for any requested parameter of a Client's Metadata. ${hint}` });
+const metadataError = (hint: string) =>
+  new HydraError('invalid_client_metadata', undefined, {
+    description: `The value of one of the Client Metadata fields is invalid and the server has rejected this request. Note that an Authorization Server MAY choose to substitute a valid value for any requested parameter of a Client's Metadata. ${hint}`,
+  });
 
 function validUri(uri: string): boolean {
   try {
@@ -89,7 +92,11 @@ export function clientFromBody(body: Record<string, unknown>, nowIso: string, ex
   if (!AUTH_METHODS.includes(method)) throw metadataError(`Field token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}.`);
   const redirectUris = strings(body.redirect_uris, 'redirect_uris');
   const postLogout = strings(body.post_logout_redirect_uris, 'post_logout_redirect_uris');
-  for (const uri of [...redirectUris, ...postLogout]) if (!validUri(uri)) throw new HydraError('invalid_redirect_uri', undefined, { description: `The value of one or more redirect_uris is invalid. Redirect URI '${uri}' is not valid.` });
+  for (const uri of [...redirectUris, ...postLogout])
+    if (!validUri(uri))
+      throw new HydraError('invalid_redirect_uri', undefined, {
+        description: `The value of one or more redirect_uris is invalid. Redirect URI '${uri}' is not valid.`,
+      });
   let secret = text(body.client_secret) || existing?.client_secret;
   if (method === 'none') secret = undefined;
   else if (!secret) secret = randomBytes(24).toString('base64url');
@@ -167,7 +174,10 @@ export async function handleClients(req: IncomingMessage, res: ServerResponse, p
       const body = await readJson(req);
       const client = clientFromBody(body, nowIso());
       if (ctx.store.get<Client>('client', client.client_id)) {
-        throw new HydraError('Unable to insert or update resource because a resource with that value exists already', undefined, { status: 409, description: '' });
+        throw new HydraError('Unable to insert or update resource because a resource with that value exists already', undefined, {
+          status: 409,
+          description: '',
+        });
       }
       ctx.store.put('client', client.client_id, client, { clientId: client.client_id });
       // The create answer echoes absent lists as null, as Hydra's does; reads show [] afterwards.
@@ -184,10 +194,14 @@ export async function handleClients(req: IncomingMessage, res: ServerResponse, p
       const size = Math.max(1, Math.min(Number(url.searchParams.get('page_size')) || PAGE_SIZE_DEFAULT, 1000));
       const offset = pageOffset(url.searchParams.get('page_token'));
       const links: string[] = [];
-      const link = (o: number, rel: string) => `</admin/clients?page_size=${size}&page_token=${Buffer.from(JSON.stringify({ offset: String(o), v: 2 })).toString('base64url')}>; rel="${rel}"`;
+      const link = (o: number, rel: string) =>
+        `</admin/clients?page_size=${size}&page_token=${Buffer.from(JSON.stringify({ offset: String(o), v: 2 })).toString('base64url')}>; rel="${rel}"`;
       if (offset > 0) links.push(link(0, 'first'), link(Math.max(0, offset - size), 'prev'));
       if (offset + size < all.length) links.push(link(offset + size, 'next'), link(Math.floor((all.length - 1) / size) * size, 'last'));
-      sendJson(res, 200, all.slice(offset, offset + size).map(publicClient), { 'X-Total-Count': String(all.length), ...(links.length ? { Link: links.join(',') } : {}) });
+      sendJson(res, 200, all.slice(offset, offset + size).map(publicClient), {
+        'X-Total-Count': String(all.length),
+        ...(links.length ? { Link: links.join(',') } : {}),
+      });
       return true;
     }
     return false;
@@ -209,7 +223,10 @@ export async function handleClients(req: IncomingMessage, res: ServerResponse, p
     case 'PUT': {
       const client = clientFromBody(await readJson(req), nowIso(), existing);
       ctx.store.put('client', id, client, { clientId: id });
-      sendJson(res, 200, { ...publicClient(client), ...(client.client_secret && client.client_secret !== existing.client_secret ? { client_secret: client.client_secret } : {}) });
+      sendJson(res, 200, {
+        ...publicClient(client),
+        ...(client.client_secret && client.client_secret !== existing.client_secret ? { client_secret: client.client_secret } : {}),
+      });
       return true;
     }
     case 'PATCH': {

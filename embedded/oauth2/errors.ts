@@ -10,8 +10,7 @@ const DESCRIPTIONS: Record<string, string> = {
   request_forbidden: 'The request is not allowed.',
   login_required: 'The Authorization Server requires End-User authentication.',
   consent_required: 'The Authorization Server requires End-User consent.',
-  invalid_client:
-    'Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).',
+  invalid_client: 'Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).',
   invalid_grant:
     'The provided authorization grant (e.g., authorization code, resource owner credentials) or refresh token is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
   invalid_scope: 'The requested scope is invalid, unknown, or malformed.',

@@ -119,7 +119,8 @@ async function routePublic(req: IncomingMessage, res: ServerResponse, ctx: Conte
   if (path === '/userinfo' && getOrPost) return (await handleUserinfo(req, res, ctx), true);
   if (path === '/oauth2/sessions/logout' && getOrPost) return (await handlePublicLogout(req, res, ctx), true);
   if (path === '/oauth2/revoke' && req.method === 'POST') return (await handleRevoke(req, res, ctx), true);
-  if ((path === '/.well-known/openid-configuration' || path === '/.well-known/oauth-authorization-server') && get) return (sendJson(res, 200, discovery(ctx)), true);
+  if ((path === '/.well-known/openid-configuration' || path === '/.well-known/oauth-authorization-server') && get)
+    return (sendJson(res, 200, discovery(ctx)), true);
   if (path === '/.well-known/jwks.json' && get) return (sendJson(res, 200, jwks(ctx)), true);
   if (HEALTH.includes(path) && get) return (sendJson(res, 200, { status: 'ok' }), true);
   return false;

@@ -36,7 +36,14 @@ export async function handlePublicLogout(req: IncomingMessage, res: ServerRespon
     if (params.logout_verifier) return await finishLogout(res, ctx, params.logout_verifier);
     return await startLogout(req, res, ctx, params, `${url.pathname}${url.search}`);
   } catch (error) {
-    if (error instanceof HydraError) return redirectFound(res, withQuery(ctx.urls.error, [['error', error.error], ['error_description', error.description]]));
+    if (error instanceof HydraError)
+      return redirectFound(
+        res,
+        withQuery(ctx.urls.error, [
+          ['error', error.error],
+          ['error_description', error.description],
+        ]),
+      );
     throw error;
   }
 }
@@ -46,12 +53,19 @@ async function startLogout(req: IncomingMessage, res: ServerResponse, ctx: Conte
   const postLogout = params.post_logout_redirect_uri ?? '';
   const state = params.state ?? '';
   if (!hint && (postLogout || state)) {
-    throw oauthError('invalid_request', "Logout failed because query parameter state or post_logout_redirect_uri is set but id_token_hint is missing.");
+    throw oauthError('invalid_request', 'Logout failed because query parameter state or post_logout_redirect_uri is set but id_token_hint is missing.');
   }
   if (!hint) {
     const session = currentLoginSession(req, ctx);
     if (!session) return redirectFound(res, ctx.urls.postLogout);
-    return issueChallenge(res, ctx, { subject: session.subject, sid: session.id, requestUrl, rpInitiated: false, clientId: null, finalUrl: ctx.urls.postLogout });
+    return issueChallenge(res, ctx, {
+      subject: session.subject,
+      sid: session.id,
+      requestUrl,
+      rpInitiated: false,
+      clientId: null,
+      finalUrl: ctx.urls.postLogout,
+    });
   }
   const claims = await verifyHint(ctx, hint);
   const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
@@ -60,7 +74,10 @@ async function startLogout(req: IncomingMessage, res: ServerResponse, ctx: Conte
   let finalUrl = ctx.urls.postLogout;
   if (postLogout) {
     if (!(client.post_logout_redirect_uris ?? []).includes(postLogout)) {
-      throw oauthError('invalid_request', 'Logout failed because query parameter post_logout_redirect_uri is not a whitelisted as a post_logout_redirect_uri for the client.');
+      throw oauthError(
+        'invalid_request',
+        'Logout failed because query parameter post_logout_redirect_uri is not a whitelisted as a post_logout_redirect_uri for the client.',
+      );
     }
     finalUrl = state ? withQuery(postLogout, [['state', state]]) : postLogout;
   }
@@ -81,9 +98,12 @@ async function verifyHint(ctx: Context, hint: string): Promise<Record<string, un
     throw oauthError('invalid_request', 'Logout failed because the id_token_hint could not be verified.');
   }
   if (claims.iss !== ctx.issuer) throw oauthError('invalid_request', 'Logout failed because issuer claim value does not match the issuer of this server.');
-  if (typeof claims.iat === 'number' && claims.iat * 1000 > ctx.clock.now() + 60_000) throw oauthError('invalid_request', 'Logout failed because iat claim value is in the future.');
-  if (typeof claims.sub !== 'string' || claims.sub === '') throw oauthError('invalid_request', 'Logout failed because the sub claim is missing from the ID token hint.');
-  if (typeof claims.sid !== 'string' || claims.sid === '') throw oauthError('invalid_request', 'Logout failed because the sid claim is missing from the ID token hint.');
+  if (typeof claims.iat === 'number' && claims.iat * 1000 > ctx.clock.now() + 60_000)
+    throw oauthError('invalid_request', 'Logout failed because iat claim value is in the future.');
+  if (typeof claims.sub !== 'string' || claims.sub === '')
+    throw oauthError('invalid_request', 'Logout failed because the sub claim is missing from the ID token hint.');
+  if (typeof claims.sid !== 'string' || claims.sid === '')
+    throw oauthError('invalid_request', 'Logout failed because the sid claim is missing from the ID token hint.');
   return claims;
 }
 

@@ -91,8 +91,11 @@ export class OAuth2Store {
 function whereClause(kind: Kind, where: Omit<Columns, 'expiresAt'>): { sql: string; values: string[] } {
   const parts = ['kind = ?'];
   const values: string[] = [kind];
-  if (where.subject !== undefined) (parts.push('subject = ?'), values.push(where.subject));
-  if (where.clientId !== undefined) (parts.push('client_id = ?'), values.push(where.clientId));
-  if (where.ref !== undefined) (parts.push('ref = ?'), values.push(where.ref));
+  const columns = { subject: where.subject, client_id: where.clientId, ref: where.ref };
+  for (const [column, value] of Object.entries(columns)) {
+    if (value === undefined) continue;
+    parts.push(`${column} = ?`);
+    values.push(value);
+  }
   return { sql: parts.join(' AND '), values };
 }

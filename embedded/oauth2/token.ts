@@ -80,7 +80,8 @@ async function exchangeCode(ctx: Context, client: Client, form: URLSearchParams)
     throw oauthError('invalid_grant', 'The authorization code has already been used.');
   }
   if (!code.active || code.expiresAt <= ctx.clock.now()) throw oauthError('invalid_grant', 'The authorization code has expired.');
-  if (code.clientId !== client.client_id) throw oauthError('invalid_grant', 'The OAuth 2.0 Client ID from this request does not match the one from the authorize request.');
+  if (code.clientId !== client.client_id)
+    throw oauthError('invalid_grant', 'The OAuth 2.0 Client ID from this request does not match the one from the authorize request.');
   if (code.redirectUri && form.get('redirect_uri') !== code.redirectUri) {
     throw oauthError('invalid_grant', "The 'redirect_uri' from this request does not match the one from the authorize request.");
   }
@@ -105,7 +106,8 @@ async function refresh(ctx: Context, client: Client, form: URLSearchParams): Pro
   if (!found || found.record.kind !== 'rt' || !found.record.active) throw oauthError('invalid_grant', 'The refresh token is malformed or not valid.');
   const { id, record } = found;
   if (record.expiresAt <= ctx.clock.now()) throw oauthError('invalid_grant', 'The refresh token expired.');
-  if (record.clientId !== client.client_id) throw oauthError('invalid_grant', 'The OAuth 2.0 Client ID from this request does not match the ID during the initial token issuance.');
+  if (record.clientId !== client.client_id)
+    throw oauthError('invalid_grant', 'The OAuth 2.0 Client ID from this request does not match the ID during the initial token issuance.');
   // Rotation: the used refresh token and the access tokens of the grant end here.
   saveToken(ctx, id, { ...record, active: false });
   revokeGrant(ctx, record.flowId, ['at']);
@@ -117,15 +119,33 @@ async function clientCredentials(ctx: Context, client: Client, form: URLSearchPa
   const allowed = client.scope.split(' ');
   for (const s of scope) if (!allowed.includes(s)) throw oauthError('invalid_scope', `The OAuth 2.0 Client is not allowed to request scope '${s}'.`);
   const audience = (form.get('audience') ?? '').split(' ').filter(Boolean);
-  for (const a of audience) if (!client.audience.includes(a)) throw oauthError('invalid_request', `Requested audience '${a}' has not been whitelisted by the OAuth 2.0 Client.`);
-  const grant = { kind: 'at' as const, flowId: `cc-${randomUUID()}`, clientId: client.client_id, subject: client.client_id, scope, audience, ext: {}, idClaims: {} };
+  for (const a of audience)
+    if (!client.audience.includes(a)) throw oauthError('invalid_request', `Requested audience '${a}' has not been whitelisted by the OAuth 2.0 Client.`);
+  const grant = {
+    kind: 'at' as const,
+    flowId: `cc-${randomUUID()}`,
+    clientId: client.client_id,
+    subject: client.client_id,
+    scope,
+    audience,
+    ext: {},
+    idClaims: {},
+  };
   const { value } = issueToken(ctx, grant, TTL.accessTokenMs);
   return { access_token: value, expires_in: Math.floor(TTL.accessTokenMs / 1000) - 1, scope: scope.join(' '), token_type: 'bearer' };
 }
 
 /** Access token, refresh token when offline access was granted, ID token when openid was. */
 async function issueTokens(ctx: Context, client: Client, grant: TokenRecord, nonce: string | undefined): Promise<Record<string, unknown>> {
-  const base = { flowId: grant.flowId, clientId: grant.clientId, subject: grant.subject, scope: grant.scope, audience: grant.audience, ext: grant.ext, idClaims: {} };
+  const base = {
+    flowId: grant.flowId,
+    clientId: grant.clientId,
+    subject: grant.subject,
+    scope: grant.scope,
+    audience: grant.audience,
+    ext: grant.ext,
+    idClaims: {},
+  };
   const access = issueToken(ctx, { ...base, kind: 'at' }, TTL.accessTokenMs);
   const refreshToken = refreshAllowed(client, grant.scope) ? issueToken(ctx, { ...base, kind: 'rt' }, TTL.refreshTokenMs).value : undefined;
   const flow = ctx.store.get<Flow>('flow', grant.flowId);

@@ -46,11 +46,20 @@ export function tokenId(value: string, secret: Buffer): { id: string; kind: Toke
 }
 
 /** Issues and stores a token; records outlive their expiry a little so reuse is told apart from garbage. */
-export function issueToken(ctx: Context, record: Omit<TokenRecord, 'issuedAt' | 'expiresAt' | 'active'>, lifespanMs: number): { value: string; record: TokenRecord } {
+export function issueToken(
+  ctx: Context,
+  record: Omit<TokenRecord, 'issuedAt' | 'expiresAt' | 'active'>,
+  lifespanMs: number,
+): { value: string; record: TokenRecord } {
   const now = ctx.clock.now();
   const value = newOpaqueToken(record.kind, ctx.secret);
   const full: TokenRecord = { ...record, issuedAt: now, expiresAt: now + lifespanMs, active: true };
-  ctx.store.put('token', tokenId(value, ctx.secret)!.id, full, { subject: full.subject, clientId: full.clientId, ref: full.flowId, expiresAt: full.expiresAt + TOKEN_RETENTION_MS });
+  ctx.store.put('token', tokenId(value, ctx.secret)!.id, full, {
+    subject: full.subject,
+    clientId: full.clientId,
+    ref: full.flowId,
+    expiresAt: full.expiresAt + TOKEN_RETENTION_MS,
+  });
   return { value, record: full };
 }
 
@@ -63,7 +72,12 @@ export function findToken(ctx: Context, value: string): { id: string; record: To
 }
 
 export function saveToken(ctx: Context, id: string, record: TokenRecord): void {
-  ctx.store.put('token', id, record, { subject: record.subject, clientId: record.clientId, ref: record.flowId, expiresAt: record.expiresAt + TOKEN_RETENTION_MS });
+  ctx.store.put('token', id, record, {
+    subject: record.subject,
+    clientId: record.clientId,
+    ref: record.flowId,
+    expiresAt: record.expiresAt + TOKEN_RETENTION_MS,
+  });
 }
 
 export const isLive = (ctx: Context, record: TokenRecord) => record.active && record.expiresAt > ctx.clock.now();

@@ -39,6 +39,10 @@ export function useScreenStack(options: {
   rateLimits?: Partial<Record<RateLimitScope, Partial<RateLimitSetting>>>;
   /** The embedded Google, Microsoft, Dropbox and Apple too (startStack's `socialProviders`): `stack.providers`. */
   socialProviders?: boolean;
+  /** The OAuth2 provider too (startStack's `oauth2`: real Hydra on real Kratos, else the stand-in): `stack.oauth2`. */
+  oauth2?: boolean;
+  /** More app environment (the test's values win over the stack's). */
+  env?: Record<string, string>;
 }): ScreenStack {
   let build: ReturnType<typeof buildAssets> | undefined;
   let stack: Stack | undefined;
@@ -47,7 +51,7 @@ export function useScreenStack(options: {
   beforeAll(async () => {
     build = buildAssets(options.name);
     if (options.rateLimits) configureRateLimits(options.rateLimits);
-    stack = await startStack({ env: { ASSETS_DIR: build.assetsDir }, socialProviders: options.socialProviders });
+    stack = await startStack({ env: { ASSETS_DIR: build.assetsDir, ...options.env }, socialProviders: options.socialProviders, oauth2: options.oauth2 });
     browser = await launchBrowser();
   });
 

@@ -4,7 +4,23 @@
 // port, and the errors that go to the client or to the error UI.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwtVerify, createRemoteJWKSet } from 'jose';
-import { admin, authorizeUrl, claimsOf, createClient, exchangeCode, newBrowser, param, pkcePair, REDIRECT_URI, RP, runFlow, startHarness, token, UI, type Harness } from './support.ts';
+import {
+  admin,
+  authorizeUrl,
+  claimsOf,
+  createClient,
+  exchangeCode,
+  newBrowser,
+  param,
+  pkcePair,
+  REDIRECT_URI,
+  RP,
+  runFlow,
+  startHarness,
+  token,
+  UI,
+  type Harness,
+} from './support.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -24,12 +40,29 @@ describe('the authorization code journey', () => {
     const { loginRequest, consentRequest, final } = await runFlow(h.provider, browser, client.id, {
       authorize: { login_hint: 'ada@example.com' },
       login: () => ({ subject: 'user-1', remember: true, acr: '1', amr: ['pwd'], context: { via: 'test' }, identity_provider_session_id: 'kratos-1' }),
-      consent: (request) => ({ grant_scope: request.requested_scope, remember: true, session: { id_token: { email: 'ada@example.com' }, access_token: { tier: 'gold' } } }),
+      consent: (request) => ({
+        grant_scope: request.requested_scope,
+        remember: true,
+        session: { id_token: { email: 'ada@example.com' }, access_token: { tier: 'gold' } },
+      }),
     });
-    expect(loginRequest).toMatchObject({ skip: false, subject: '', requested_scope: ['openid', 'offline_access'], requested_access_token_audience: [], oidc_context: { login_hint: 'ada@example.com' } });
+    expect(loginRequest).toMatchObject({
+      skip: false,
+      subject: '',
+      requested_scope: ['openid', 'offline_access'],
+      requested_access_token_audience: [],
+      oidc_context: { login_hint: 'ada@example.com' },
+    });
     expect(loginRequest.client.client_secret).toBeUndefined();
     expect(loginRequest.session_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(consentRequest).toMatchObject({ skip: false, subject: 'user-1', acr: '1', amr: ['pwd'], context: { via: 'test' }, login_session_id: loginRequest.session_id });
+    expect(consentRequest).toMatchObject({
+      skip: false,
+      subject: 'user-1',
+      acr: '1',
+      amr: ['pwd'],
+      context: { via: 'test' },
+      login_session_id: loginRequest.session_id,
+    });
     expect(final.status).toBe(303);
     const location = new URL(final.location!);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
@@ -47,7 +80,15 @@ describe('the authorization code journey', () => {
     const jwks = createRemoteJWKSet(new URL(`${h.provider.publicUrl}/.well-known/jwks.json`));
     const { payload, protectedHeader } = await jwtVerify(tokens.body.id_token, jwks, { issuer: h.provider.issuer, audience: client.id });
     expect(protectedHeader).toMatchObject({ alg: 'RS256', typ: 'JWT' });
-    expect(payload).toMatchObject({ sub: 'user-1', sid: loginRequest.session_id, acr: '1', amr: ['pwd'], email: 'ada@example.com', nonce: 'nonce-12345', aud: [client.id] });
+    expect(payload).toMatchObject({
+      sub: 'user-1',
+      sid: loginRequest.session_id,
+      acr: '1',
+      amr: ['pwd'],
+      email: 'ada@example.com',
+      nonce: 'nonce-12345',
+      aud: [client.id],
+    });
     for (const claim of ['auth_time', 'rat', 'at_hash', 'jti', 'iat', 'exp']) expect(payload).toHaveProperty(claim);
 
     const userinfo = await fetch(`${h.provider.publicUrl}/userinfo`, { headers: { authorization: `Bearer ${tokens.body.access_token}` } });
@@ -55,14 +96,27 @@ describe('the authorization code journey', () => {
     expect(info).toMatchObject({ sub: 'user-1', email: 'ada@example.com', acr: '1', amr: ['pwd'], aud: [client.id], iss: h.provider.issuer });
     for (const absent of ['nonce', 'at_hash', 'exp', 'sid', 'jti']) expect(info).not.toHaveProperty(absent);
 
-    const introspection = await fetch(`${h.provider.adminUrl}/admin/oauth2/introspect`, { method: 'POST', body: new URLSearchParams({ token: tokens.body.access_token }) });
-    expect(await introspection.json()).toMatchObject({ active: true, sub: 'user-1', client_id: client.id, token_use: 'access_token', ext: { tier: 'gold' }, aud: [] });
+    const introspection = await fetch(`${h.provider.adminUrl}/admin/oauth2/introspect`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: tokens.body.access_token }),
+    });
+    expect(await introspection.json()).toMatchObject({
+      active: true,
+      sub: 'user-1',
+      client_id: client.id,
+      token_use: 'access_token',
+      ext: { tier: 'gold' },
+      aud: [],
+    });
 
     const reuse = await exchangeCode(h.provider, client, location.searchParams.get('code')!);
     expect(reuse.status).toBe(400);
     expect(reuse.body.error_description).toMatch(/The authorization code has already been used\.$/);
     // Reusing a code revokes what it gave.
-    const after = await fetch(`${h.provider.adminUrl}/admin/oauth2/introspect`, { method: 'POST', body: new URLSearchParams({ token: tokens.body.access_token }) });
+    const after = await fetch(`${h.provider.adminUrl}/admin/oauth2/introspect`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: tokens.body.access_token }),
+    });
     expect(await after.json()).toEqual({ active: false });
   });
 
@@ -119,7 +173,10 @@ describe('the authorization code journey', () => {
     expect(none.status).toBe(303);
     expect(param(none.location, 'error')).toBe('login_required');
     expect(param(none.location, 'state')).toBe('state-12345');
-    await runFlow(h.provider, browser, client.id, { authorize: { scope: 'openid' }, consent: (request) => ({ grant_scope: request.requested_scope, remember: false }) });
+    await runFlow(h.provider, browser, client.id, {
+      authorize: { scope: 'openid' },
+      consent: (request) => ({ grant_scope: request.requested_scope, remember: false }),
+    });
     const start = await browser.get(authorizeUrl(h.provider, client.id, { prompt: 'none', scope: 'openid' }));
     const challenge = param(start.location, 'login_challenge');
     const accept = await admin(h.provider, 'PUT', `/admin/oauth2/auth/requests/login/accept?login_challenge=${challenge}`, { subject: 'user-1' });
@@ -164,18 +221,36 @@ describe('refresh tokens and public clients', () => {
     const { verifier, challenge } = pkcePair();
     const redirect = 'http://127.0.0.1:53127/callback';
     const browser = newBrowser(h.provider);
-    const { final } = await runFlow(h.provider, browser, id, { authorize: { redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256' } });
+    const { final } = await runFlow(h.provider, browser, id, {
+      authorize: { redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256' },
+    });
     expect(final.location!.startsWith(`${redirect}?code=`)).toBe(true);
     const code = param(final.location, 'code');
-    const wrong = await token(h.provider, { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: id, code_verifier: pkcePair().verifier });
+    const wrong = await token(h.provider, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirect,
+      client_id: id,
+      code_verifier: pkcePair().verifier,
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error_description).toMatch(/PKCE/);
-    const { final: second } = await runFlow(h.provider, browser, id, { authorize: { redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256' } });
-    const ok = await token(h.provider, { grant_type: 'authorization_code', code: param(second.location, 'code'), redirect_uri: redirect, client_id: id, code_verifier: verifier });
+    const { final: second } = await runFlow(h.provider, browser, id, {
+      authorize: { redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256' },
+    });
+    const ok = await token(h.provider, {
+      grant_type: 'authorization_code',
+      code: param(second.location, 'code'),
+      redirect_uri: redirect,
+      client_id: id,
+      code_verifier: verifier,
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.refresh_token).toMatch(/^ory_rt_/);
 
-    const localhost = await browser.get(authorizeUrl(h.provider, id, { redirect_uri: 'http://localhost:53127/callback', code_challenge: challenge, code_challenge_method: 'S256' }));
+    const localhost = await browser.get(
+      authorizeUrl(h.provider, id, { redirect_uri: 'http://localhost:53127/callback', code_challenge: challenge, code_challenge_method: 'S256' }),
+    );
     expect(localhost.status).toBe(302);
     expect(localhost.location!.startsWith(`${UI.error}?error=invalid_request`)).toBe(true);
   });
@@ -189,7 +264,9 @@ describe('authorization errors', () => {
     expect(short.status).toBe(303);
     expect(short.location!.startsWith(`${REDIRECT_URI}?error=invalid_state&error_description=The+state+is+missing`)).toBe(true);
     const scope = await browser.get(authorizeUrl(h.provider, client.id, { scope: 'openid admin' }));
-    expect(param(scope.location, 'error_description')).toBe("The requested scope is invalid, unknown, or malformed. The OAuth 2.0 Client is not allowed to request scope 'admin'.");
+    expect(param(scope.location, 'error_description')).toBe(
+      "The requested scope is invalid, unknown, or malformed. The OAuth 2.0 Client is not allowed to request scope 'admin'.",
+    );
     const unknown = await browser.get(authorizeUrl(h.provider, 'nobody'));
     expect(unknown.status).toBe(302);
     expect(param(unknown.location, 'error')).toBe('invalid_client');
@@ -204,7 +281,10 @@ describe('authorization errors', () => {
     const browser = newBrowser(h.provider);
     const start = await browser.get(authorizeUrl(h.provider, client.id));
     const challenge = param(start.location, 'login_challenge');
-    const reject = await admin(h.provider, 'PUT', `/admin/oauth2/auth/requests/login/reject?login_challenge=${challenge}`, { error: 'access_denied', error_description: 'The user said no.' });
+    const reject = await admin(h.provider, 'PUT', `/admin/oauth2/auth/requests/login/reject?login_challenge=${challenge}`, {
+      error: 'access_denied',
+      error_description: 'The user said no.',
+    });
     expect(reject.status).toBe(200);
     const denied = await browser.get(reject.body.redirect_to);
     expect(denied.status).toBe(303);
@@ -212,7 +292,9 @@ describe('authorization errors', () => {
     expect(param(denied.location, 'error_description')).toBe('The user said no.');
 
     const again = await browser.get(authorizeUrl(h.provider, client.id));
-    const accept = await admin(h.provider, 'PUT', `/admin/oauth2/auth/requests/login/accept?login_challenge=${param(again.location, 'login_challenge')}`, { subject: 'user-1' });
+    const accept = await admin(h.provider, 'PUT', `/admin/oauth2/auth/requests/login/accept?login_challenge=${param(again.location, 'login_challenge')}`, {
+      subject: 'user-1',
+    });
     const stranger = newBrowser(h.provider);
     const forged = await stranger.get(accept.body.redirect_to);
     expect(forged.status).toBe(303);

@@ -48,7 +48,7 @@ export async function startHarness(database = ':memory:'): Promise<Harness> {
   };
 }
 
-export type AdminAnswer = { status: number; body: any; headers: Headers }; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type AdminAnswer = { status: number; body: any; headers: Headers };
 
 export async function admin(provider: OAuth2Provider, method: string, path: string, body?: unknown): Promise<AdminAnswer> {
   const response = await fetch(`${provider.adminUrl}${path}`, {
@@ -106,11 +106,11 @@ export const newBrowser = (provider: OAuth2Provider) => new Browser(provider.pub
 
 export type FlowOptions = {
   authorize?: Record<string, string>;
-  login?: (request: any) => Record<string, unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  consent?: (request: any) => Record<string, unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  login?: (request: any) => Record<string, unknown>;
+  consent?: (request: any) => Record<string, unknown>;
 };
 
-export type FlowResult = { loginRequest: any; consentRequest: any; final: Answer }; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type FlowResult = { loginRequest: any; consentRequest: any; final: Answer };
 
 /** One authorization round as the app's UI would drive it: authorize → login UI → accept → consent UI → accept → client. */
 export async function runFlow(provider: OAuth2Provider, browser: Browser, clientId: string, options: FlowOptions = {}): Promise<FlowResult> {
@@ -138,7 +138,7 @@ export async function runFlow(provider: OAuth2Provider, browser: Browser, client
   return { loginRequest, consentRequest, final };
 }
 
-export type TokenAnswer = { status: number; body: any; headers: Headers }; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type TokenAnswer = { status: number; body: any; headers: Headers };
 
 export async function token(provider: OAuth2Provider, form: Record<string, string>, basic?: { id: string; secret: string }): Promise<TokenAnswer> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -18,6 +18,8 @@ export type Exchange = {
   setCookies: string[];
   /** Parsed JSON when the answer is JSON, else the text ('' for none). */
   body: unknown;
+  /** The response headers the client was asked to record (lower-case names), when present. */
+  headers?: Record<string, string>;
 };
 
 export type Variant = 'json' | 'form' | 'browser' | 'plain';
@@ -31,6 +33,8 @@ export type RequestOptions = {
   json?: unknown;
   /** A form body (application/x-www-form-urlencoded), fields in the given order; blank values are sent as blank. */
   form?: Record<string, string> | [string, string][];
+  /** A body sent exactly as given (a malformed one), with the Content-Type from `headers`. */
+  raw?: string;
   /** Default: `json` when a JSON body is given or the caller is SDK-style, else as the method implies. */
   variant?: Variant;
   headers?: Record<string, string>;
@@ -98,10 +102,13 @@ export class Client {
   private readonly recording: Recording;
   /** false: an admin or API caller that keeps no cookies. */
   private readonly keepCookies: boolean;
+  /** Response headers recorded with each exchange (lower-case names), e.g. Cache-Control of a token answer. */
+  private readonly recordHeaders: readonly string[];
 
-  constructor(recording: Recording, keepCookies = true) {
+  constructor(recording: Recording, keepCookies = true, recordHeaders: readonly string[] = []) {
     this.recording = recording;
     this.keepCookies = keepCookies;
+    this.recordHeaders = recordHeaders;
   }
 
   async request(method: string, url: string, options: RequestOptions = {}): Promise<Answer> {
@@ -116,6 +123,8 @@ export class Client {
     } else if (options.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(options.form).toString();
+    } else if (options.raw !== undefined) {
+      body = options.raw;
     }
     const cookie = this.jar.header();
     if (cookie && this.keepCookies) headers.cookie = cookie;
@@ -127,7 +136,10 @@ export class Client {
     const location = response.headers.get('location') ?? undefined;
     const parsed = parseBody(text, contentType);
     if (options.record !== false) {
-      this.recording.exchanges.push({ method, url, variant, status: response.status, location, contentType, setCookies, body: parsed });
+      const exchange: Exchange = { method, url, variant, status: response.status, location, contentType, setCookies, body: parsed };
+      const headers = Object.fromEntries(this.recordHeaders.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
+      if (this.recordHeaders.length > 0) exchange.headers = headers;
+      this.recording.exchanges.push(exchange);
     }
     return { status: response.status, location, body: parsed, setCookies, text };
   }

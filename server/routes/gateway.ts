@@ -12,7 +12,8 @@
  *   GET /authentication/gateway/callback?code=&state= | ?error=&error_description=&state=
  *   GET /authentication/gateway/done
  *
- * A guest goes to sign-in and back here (a mobile `login_type` naming a provider starts that provider).
+ * A guest goes to the provider at once and signs in on its login UI, our /sign-in?login_challenge (a mobile
+ * `login_type` naming a provider goes to /sign-in?request_social_sign_in=…&return_to=<here> instead).
  * Without the app's client id (GATEWAY_DESKTOP_CLIENT_ID / GATEWAY_MOBILE_CLIENT_ID) or HYDRA_PUBLIC_URL: 404.
  */
 import { Router, type Request, type Response } from 'express';
@@ -137,13 +138,19 @@ async function toProvider(req: Request, res: Response): Promise<void> {
   const config = configOf(req);
   const gateway = gatewayOf(req, config);
   if (gateway instanceof AppError) return refuse(req, res, gateway);
-  // A guest of the mobile app who chose a provider in the app goes straight to that provider's sign-in.
   const loginType = 'login_type' in gateway.query ? gateway.query.login_type : 'email';
-  if (loginType !== 'email' && responseMode(req) !== 'json' && !(await whoami(req, res))) {
-    const here = boundedReturnTo(urlOnOrigin(config.PUBLIC_URL, req.originalUrl).href);
-    return respondRedirect(req, res, pathWithQuery(ROUTES.signIn, { request_social_sign_in: 'true', provider: loginType, return_to: here }));
+  if (responseMode(req) !== 'json' && !(await whoami(req, res))) {
+    // A guest of the mobile app who chose a provider in the app goes straight to that provider's sign-in.
+    if (loginType !== 'email') {
+      const here = boundedReturnTo(urlOnOrigin(config.PUBLIC_URL, req.originalUrl).href);
+      return respondRedirect(req, res, pathWithQuery(ROUTES.signIn, { request_social_sign_in: 'true', provider: loginType, return_to: here }));
+    }
+    // Any other guest signs in inside the authorization: the provider's login UI is our sign-in page,
+    // and one password there is the whole journey (signing in first would make Kratos ask again, since
+    // the provider remembers no login yet; decision 140).
+    return respondRedirect(req, res, authorizeUrl(config, gateway));
   }
-  // Everyone else: sign-in first if needed (and back here), then the provider.
+  // Signed in (JSON guests get requireLogin's 401): on to the provider.
   let signedIn = false;
   let failure: unknown;
   await requireLogin(req, res, (error?: unknown) => {

@@ -1,13 +1,13 @@
 // /authentication/gateway over HTTP, with the OAuth2 provider of the stack (real Hydra on real Kratos,
 // else the stand-in): the desktop app's code (loopback redirect, PKCE) is exchanged by a test client for
 // an ID token naming the identity that signed in; the mobile app's code lands on the callback page; bad
-// requests are translated 400s; a guest goes to sign-in and back; no client configured → 404.
+// requests are translated 400s; a guest signs in once inside the authorization; no client configured → 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { ROUTES } from '../../../core/routes.ts';
 import { SERVER_TESTS } from '../../project-settings.ts';
-import { signIn, useIdentities } from '../../support/fixtures.ts';
-import { Browser, visibleText } from '../../support/http.ts';
+import { useIdentities } from '../../support/fixtures.ts';
+import { Browser, formAction, hiddenValue, visibleText } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { DESKTOP_CLIENT_ID, GATEWAY_ENV, MOBILE_CLIENT_ID, pkcePair, registerGatewayClients, walkUntil } from './gateway-support.ts';
 
@@ -78,20 +78,33 @@ describe('desktop app (request_login, loopback redirect)', () => {
     expect(await subjectOf(tokens.body.id_token!, DESKTOP_CLIENT_ID)).toBe(person.id);
   });
 
-  it('a guest goes to sign-in with return_to, and after signing in comes back to the gateway', async () => {
+  it('a guest goes to the provider at once, signs in once on its login UI (our /sign-in with the challenge), and the loopback gets the code', async () => {
     const person = await identities.create();
     const browser = new Browser(stack.appUrl);
-    const path = desktopPath(pkcePair().challenge);
-    const guest = await browser.get(path);
+    const { verifier, challenge } = pkcePair();
+    const guest = await browser.get(desktopPath(challenge));
     expect(guest.status).toBe(303);
-    const signInUrl = new URL(guest.location!, stack.appUrl);
-    expect(signInUrl.pathname).toBe(ROUTES.signIn);
-    expect(signInUrl.searchParams.get('return_to')).toBe(`${stack.appUrl}${path}`);
-    const done = await signIn(browser, person.email, person.password, signInUrl.search);
-    expect(done.status).toBe(303);
-    expect(done.location).toBe(`${stack.appUrl}${path}`);
-    const again = await browser.get(done.location!);
-    expect(again.location!.startsWith(`${stack.oauth2!.publicUrl}/oauth2/auth?`)).toBe(true);
+    expect(guest.location!.startsWith(`${stack.oauth2!.publicUrl}/oauth2/auth?`)).toBe(true);
+    const toLogin = await browser.get(guest.location!);
+    const loginUi = new URL(toLogin.location!);
+    expect(`${loginUi.origin}${loginUi.pathname}`).toBe(`${stack.appUrl}${ROUTES.signIn}`);
+    expect(loginUi.searchParams.get('login_challenge')).toBeTruthy();
+    const page = await browser.follow(`${loginUi.pathname}${loginUi.search}`);
+    const action = formAction(page.text, 'sign-in-form')!;
+    const posted = await browser.post(action, {
+      csrf_token: hiddenValue(page.text, 'csrf_token') ?? '',
+      identifier: person.email,
+      password: person.password,
+      method: 'password',
+    });
+    expect(posted.status).toBe(303);
+    // No second password: Kratos accepted the challenge with the sign-in, the consent is given (trusted client).
+    const landed = await walkUntil(browser, new URL(posted.location!, stack.appUrl).href, LOOPBACK);
+    expect(landed.searchParams.get('state')).toBe(STATE);
+    const tokens = await exchange(landed.searchParams.get('code')!, LOOPBACK, verifier, DESKTOP_CLIENT_ID);
+    expect(await subjectOf(tokens.body.id_token!, DESKTOP_CLIENT_ID)).toBe(person.id);
+    // JSON guests are told to sign in (401), as on every login-required path.
+    expect((await new Browser(stack.appUrl).get(desktopPath(challenge), { accept: 'application/json' })).status).toBe(401);
   });
 
   it.each([

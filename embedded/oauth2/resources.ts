@@ -69,16 +69,16 @@ export async function handleIntrospect(req: IncomingMessage, res: ServerResponse
 export function discovery(ctx: Context): Record<string, unknown> {
   const base = ctx.publicUrl;
   const issuerBase = ctx.issuer.replace(/\/$/, '');
+  // Member for member what real Hydra v2.3.0 serves (no registration or device endpoints there yet).
   return {
     issuer: ctx.issuer,
     authorization_endpoint: `${base}/oauth2/auth`,
-    registration_endpoint: `${base}/oauth2/register`,
     token_endpoint: `${base}/oauth2/token`,
     jwks_uri: `${base}/.well-known/jwks.json`,
     subject_types_supported: ['public'],
     response_types_supported: ['code', 'code id_token', 'id_token', 'token id_token', 'token', 'token id_token code'],
     claims_supported: ['sub'],
-    grant_types_supported: ['authorization_code', 'implicit', 'client_credentials', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
+    grant_types_supported: ['authorization_code', 'implicit', 'client_credentials', 'refresh_token'],
     response_modes_supported: ['query', 'fragment', 'form_post'],
     userinfo_endpoint: `${base}/userinfo`,
     scopes_supported: ['offline_access', 'offline', 'openid'],
@@ -99,6 +99,15 @@ export function discovery(ctx: Context): Record<string, unknown> {
     end_session_endpoint: `${issuerBase}/oauth2/sessions/logout`,
     request_object_signing_alg_values_supported: ['none', 'RS256', 'ES256'],
     code_challenge_methods_supported: ['plain', 'S256'],
+    credentials_endpoint_draft_00: `${base}/credentials`,
+    credentials_supported_draft_00: [
+      {
+        format: 'jwt_vc_json',
+        types: ['VerifiableCredential', 'UserInfoCredential'],
+        cryptographic_binding_methods_supported: ['jwk'],
+        cryptographic_suites_supported: ['PS256', 'RS256', 'ES256', 'PS384', 'RS384', 'ES384', 'PS512', 'RS512', 'ES512', 'EdDSA'],
+      },
+    ],
   };
 }
 

@@ -99,7 +99,7 @@ export function loadSigningKey(store: OAuth2Store): SigningKey {
   }
   const privateKey = createPrivateKey(stored.pkcs8);
   const jwk = createPublicKey(privateKey).export({ format: 'jwk' }) as Record<string, unknown>;
-  return { kid: stored.kid, privateKey, publicJwk: { alg: 'RS256', e: jwk.e, kid: stored.kid, kty: 'RSA', n: jwk.n, use: 'sig' } };
+  return { kid: stored.kid, privateKey, publicJwk: { use: 'sig', kty: 'RSA', kid: stored.kid, alg: 'RS256', n: jwk.n, e: jwk.e } };
 }
 
 export function loadSecret(store: OAuth2Store): Buffer {

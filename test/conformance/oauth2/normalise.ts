@@ -4,10 +4,11 @@
 // an ID token). What varies between two correct providers is replaced, by key or by form:
 //
 //   challenges, verifiers, codes, tokens, secrets, session and consent ids, key ids and key material
-//                 → `{<key>#<n>}`, n numbering the distinct values in order of appearance in the
-//                 scenario (so "the sid claim is the login's session_id" is still compared); URL query
+//                 → `{<key>}` where the value first appears in the scenario, `{<key> = #<step> <key>}`
+//                 where it appears again (so "the sid claim is the login's session_id" is still
+//                 compared, and one difference does not shift every later value); URL query
 //                 parameters too, recursively inside URL-valued parameters; Hydra's token prefixes
-//                 stay: `ory_at_{access_token#1}`
+//                 stay: `ory_at_{access_token}`
 //   UUIDs → {id}; ISO times → {time}; epoch-second claims (exp, iat, …) → {epoch}; expires_in → minutes
 //   origins of the two services → {public} / {admin} / {app} (../normalise.ts's normaliseUrl)
 //   a JWT → { header, claims } with the same rules applied to both
@@ -72,18 +73,25 @@ const JWT = /^eyJ[\w-]*\.eyJ[\w-]*\.[\w-]*$/;
 const URL_LIKE = /^(https?:\/\/|\/[^/])/i;
 const HYDRA_TOKEN = /^(ory_[a-z]{2}_)[\w.~-]+$/;
 
-/** Numbers the random values of one scenario's recording in order of appearance: the same value, the same number. */
+/** Remembers where each random value of one scenario's recording first appeared: the same value names that place. */
 export class Masker {
-  private readonly seen = new Map<string, number>();
+  private readonly seen = new Map<string, string>();
+  /** The exchange being normalised. */
+  step = 0;
 
   mask(key: string, value: string): string {
-    let n = this.seen.get(value);
-    if (n === undefined) {
-      n = this.seen.size + 1;
-      this.seen.set(value, n);
-    }
-    return `{${key}#${n}}`;
+    const first = this.seen.get(value);
+    if (first !== undefined) return `{${key} = ${first}}`;
+    this.seen.set(value, `#${this.step} ${key}`);
+    return `{${key}}`;
   }
+}
+
+/** A relative URL (Hydra's logout request_url) normalised like an absolute one. */
+const RELATIVE_BASE = 'http://relative.invalid';
+function normaliseAnyUrl(raw: string, ph: Placeholders): string {
+  if (!raw.startsWith('/')) return normaliseUrl(raw, ph);
+  return normaliseUrl(`${RELATIVE_BASE}${raw}`, ph).slice(RELATIVE_BASE.length);
 }
 
 /** The URL with the values of random query parameters replaced, recursively; the rest untouched (so a trailing slash stays as written). */
@@ -137,7 +145,7 @@ export function valueOf(value: unknown, ph: Placeholders, masker: Masker, key?: 
   if (prefix) return `${prefix}${masker.mask('token', value)}`;
   if (UUID_EXACT.test(value)) return '{id}';
   if (ISO_TIME.test(value)) return '{time}';
-  if (URL_LIKE.test(value)) return normaliseUrl(maskUrl(value, masker), ph);
+  if (URL_LIKE.test(value)) return normaliseAnyUrl(maskUrl(value, masker), ph);
   return normaliseText(value, ph);
 }
 
@@ -164,5 +172,8 @@ export function normaliseOAuth2Exchange(exchange: Exchange, ph: Placeholders, ma
 /** A scenario's exchanges, with one numbering of its random values. */
 export function normaliseOAuth2Recording(exchanges: Exchange[], ph: Placeholders): OAuth2NormalisedExchange[] {
   const masker = new Masker();
-  return exchanges.map((exchange) => normaliseOAuth2Exchange(exchange, ph, masker));
+  return exchanges.map((exchange, step) => {
+    masker.step = step;
+    return normaliseOAuth2Exchange(exchange, ph, masker);
+  });
 }

@@ -37,7 +37,7 @@ import { OAuth2ErrorPage } from '../views/pages/OAuth2ErrorPage.tsx';
 import type { Config } from './config.ts';
 import { respondError, respondRedirect } from './flows/respond.ts';
 import { IDENTITY_UNAVAILABLE, kratosAdapter, type AdapterConfig } from './flows/transport.ts';
-import { translator } from './request-context.ts';
+import { configOf, translator } from './request-context.ts';
 
 export type OAuth2Admin = {
   getLoginRequest(challenge: string): Promise<OAuth2LoginRequest>;
@@ -161,7 +161,8 @@ export function redirectOrigins(urls: readonly string[] | undefined | null): str
   for (const value of urls ?? []) {
     try {
       const url = new URL(value);
-      if (url.protocol === 'https:' || url.protocol === 'http:') origins.add(url.origin);
+      // CSP host sources cannot name an IPv6 literal (Chromium warns and drops `http://[::1]`): left out.
+      if ((url.protocol === 'https:' || url.protocol === 'http:') && !url.hostname.startsWith('[')) origins.add(url.origin);
     } catch {
       // not a URL: nothing to allow
     }
@@ -169,11 +170,25 @@ export function redirectOrigins(urls: readonly string[] | undefined | null): str
   return [...origins];
 }
 
+/**
+ * A handled request's redirect_to as a browser address: Hydra v2.3.0 gives the logout request's as a bare
+ * path (`/oauth2/sessions/logout?…`), which is on Hydra's public URL, not ours.
+ */
+function onHydra(redirectTo: unknown, config: Config): string | undefined {
+  if (typeof redirectTo !== 'string' || !config.HYDRA_PUBLIC_URL) return undefined;
+  try {
+    const url = new URL(redirectTo, config.HYDRA_PUBLIC_URL);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Answers a failed OAuth2 step: a handled challenge goes on to Hydra's redirect_to, anything else is translated. */
 export function answerOAuth2Failure(req: Request, res: Response, error: unknown): void {
   const failure = oauth2Failure(error);
-  const redirectTo = failure.meta.redirect_to;
-  if (failure.code === ERROR_CODES.oauth2RequestHandled && typeof redirectTo === 'string') return respondRedirect(req, res, redirectTo);
+  const redirectTo = failure.code === ERROR_CODES.oauth2RequestHandled ? onHydra(failure.meta.redirect_to, configOf(req)) : undefined;
+  if (redirectTo) return respondRedirect(req, res, redirectTo);
   const t = translator(req);
   const section = failure.messageKey ?? 'oauth2.error.badRequest';
   const message = t(`${section}.text`);

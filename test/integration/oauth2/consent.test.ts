@@ -48,7 +48,8 @@ describe('consent screen', () => {
     const text = visibleText(page.text);
     expect(text).toContain('Document app wants to use your account');
     expect(text).toContain(`Signed in as ${person.email}`);
-    for (const words of ['Know who you are', 'Stay connected while you are not using it', 'See your email address', 'See your name']) expect(text).toContain(words);
+    for (const words of ['Know who you are', 'Stay connected while you are not using it', 'See your email address', 'See your name'])
+      expect(text).toContain(words);
     expect(page.text).toContain('src="https://logos.example/doc.png"');
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(csp).toMatch(/img-src [^;]*https:\/\/logos\.example/);

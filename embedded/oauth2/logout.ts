@@ -52,8 +52,9 @@ async function startLogout(req: IncomingMessage, res: ServerResponse, ctx: Conte
   const hint = params.id_token_hint ?? '';
   const postLogout = params.post_logout_redirect_uri ?? '';
   const state = params.state ?? '';
-  if (!hint && (postLogout || state)) {
-    throw oauthError('invalid_request', 'Logout failed because query parameter state or post_logout_redirect_uri is set but id_token_hint is missing.');
+  if (!hint && state) throw oauthError('invalid_request', 'Logout failed because query parameter state is set but id_token_hint is missing.');
+  if (!hint && postLogout) {
+    throw oauthError('invalid_request', 'Logout failed because query parameter post_logout_redirect_uri is set but id_token_hint is missing.');
   }
   if (!hint) {
     const session = currentLoginSession(req, ctx);
@@ -117,7 +118,7 @@ function issueChallenge(res: ServerResponse, ctx: Context, fields: Omit<LogoutRe
 async function finishLogout(res: ServerResponse, ctx: Context, verifier: string): Promise<void> {
   const challenge = ctx.store.resolve(`logout_verifier:${verifier}`);
   const request = challenge ? ctx.store.get<LogoutRequest>('logout', challenge) : undefined;
-  if (!request?.accepted) throw oauthError('invalid_request', 'The logout verifier has already been used, has not been granted, or is invalid.');
+  if (!request?.accepted) throw notFound();
   if (!request.used) {
     ctx.store.put('logout', request.challenge, { ...request, used: true }, { subject: request.subject });
     const session = ctx.store.get<LoginSession>('login_session', request.sid);

@@ -3,7 +3,7 @@
 // login challenge of a browser already signed in: not bounced by the guest guard.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
-import { useIdentities } from '../../support/fixtures.ts';
+import { createIdentity, useIdentities } from '../../support/fixtures.ts';
 import { Browser, visibleText } from '../../support/http.ts';
 import { standInOnly, startStack, type Stack } from '../../support/stack.ts';
 import { answerConsent, authorizeUrl, callbackParams, loginRequest, registerClient, signInOnPage, walk } from './support.ts';
@@ -54,7 +54,7 @@ describe('challenges Hydra refuses', () => {
     const own = await startStack({ oauth2: true, clock });
     try {
       const client = await registerClient(own);
-      const person = await identities.create();
+      const person = await createIdentity(own.identity.adminUrl); // gone with this stack's in-memory database
       const browser = new Browser(own.appUrl);
       const signInPage = await walk(browser, authorizeUrl(own, client));
       const consentPage = await signInOnPage(browser, own.appUrl, signInPage, person.email);

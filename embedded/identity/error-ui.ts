@@ -18,7 +18,7 @@ export function storeBrowserError(svc: Service, e: KratosError): string {
   const id = randomUUID();
   // Kratos's store stamps rows at microsecond precision; the clock here has milliseconds.
   const now = goTime(svc.clock.now());
-  svc.store.saveError(id, { id, error: e.toGeneric(), created_at: now, updated_at: now });
+  svc.store.saveError(id, { id, error: e.toGeneric(undefined, true), created_at: now, updated_at: now });
   return id;
 }
 

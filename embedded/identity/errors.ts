@@ -21,6 +21,7 @@ export interface GenericError {
   status: string;
   request?: string;
   reason?: string;
+  debug?: string;
   details?: Record<string, unknown>;
   message: string;
 }
@@ -34,6 +35,8 @@ export interface KratosErrorInit {
   extra?: Record<string, unknown>;
   /** Browser variant: where to send the browser instead of the error UI. */
   browserRedirect?: string;
+  /** herodot's debug: kept in the stored error the error UI reads, never in a JSON answer. */
+  debug?: string;
 }
 
 export class KratosError extends Error {
@@ -43,6 +46,7 @@ export class KratosError extends Error {
   details?: Record<string, unknown>;
   extra?: Record<string, unknown>;
   browserRedirect?: string;
+  debug?: string;
   constructor(code: number, init: KratosErrorInit = {}) {
     super(init.message ?? STATUS[code]?.[1] ?? 'error');
     this.code = code;
@@ -51,15 +55,18 @@ export class KratosError extends Error {
     this.details = init.details;
     this.extra = init.extra;
     this.browserRedirect = init.browserRedirect;
+    this.debug = init.debug;
   }
 
-  toGeneric(requestId?: string): GenericError {
+  /** The herodot error; `stored` (the error UI's copy) keeps the debug member. */
+  toGeneric(requestId?: string, stored = false): GenericError {
     const e: Partial<GenericError> = {};
     if (this.id) e.id = this.id;
     e.code = this.code;
     e.status = STATUS[this.code]?.[0] ?? 'Error';
     if (requestId) e.request = requestId;
     if (this.reason) e.reason = this.reason;
+    if (stored && this.debug) e.debug = this.debug;
     if (this.details && Object.keys(this.details).length > 0) e.details = this.details;
     e.message = this.message;
     return e as GenericError;

@@ -53,7 +53,8 @@ function asRelayed(value: unknown): unknown {
   return out;
 }
 
-type Answer = { status: number; body: unknown };
+/** The provider's answer; `status` as Go's Response.Status writes it (the debug of Kratos's errors). */
+type Answer = { status: number; statusLine: string; body: unknown };
 
 async function call(svc: Service, method: 'GET' | 'PUT', path: string, challenge: string, body?: unknown): Promise<Answer | undefined> {
   const url = `${adminUrl(svc)}${path}?login_challenge=${encodeURIComponent(challenge)}`;
@@ -74,7 +75,7 @@ async function call(svc: Service, method: 'GET' | 'PUT', path: string, challenge
     } catch {
       parsed = undefined;
     }
-    return { status: response.status, body: parsed };
+    return { status: response.status, statusLine: `${response.status} ${response.statusText}`, body: parsed };
   } catch {
     // No answer at all (refused, timed out): Kratos then has no status to report.
     return undefined;
@@ -102,7 +103,9 @@ export async function getLoginRequest(svc: Service, challenge: string): Promise<
   const answer = await call(svc, 'GET', '/admin/oauth2/auth/requests/login', challenge);
   const reason = 'Unable to get OAuth 2.0 Login Challenge.';
   if (!answer) throw new KratosError(500, { reason });
-  if (answer.status >= 300) throw new KratosError(answer.status >= 500 ? 500 : 400, { reason, details: details(answer, 410) });
+  if (answer.status >= 300) {
+    throw new KratosError(answer.status >= 500 ? 500 : 400, { reason, details: details(answer, 410), debug: answer.statusLine });
+  }
   if (typeof answer.body !== 'object' || answer.body === null) throw new KratosError(500, { reason });
   return asRelayed(answer.body) as Record<string, unknown>;
 }
@@ -123,7 +126,7 @@ export async function acceptLoginRequest(svc: Service, challenge: string, sessio
   const answer = await call(svc, 'PUT', '/admin/oauth2/auth/requests/login/accept', challenge, body);
   const reason = 'Unable to accept OAuth 2.0 Login Challenge.';
   if (!answer) throw new KratosError(500, { reason });
-  if (answer.status >= 300) throw new KratosError(500, { reason, details: details(answer) });
+  if (answer.status >= 300) throw new KratosError(500, { reason, details: details(answer), debug: answer.statusLine });
   const redirectTo = (answer.body as { redirect_to?: unknown } | undefined)?.redirect_to;
   if (typeof redirectTo !== 'string') throw new KratosError(500, { reason });
   return redirectTo;

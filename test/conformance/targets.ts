@@ -4,6 +4,9 @@
 import { startIdentity, type StartIdentityOptions } from '../../embedded/identity/index.ts';
 import { startKratos } from '../../scripts/ory/kratos.ts';
 import type { Target } from './client.ts';
+import { merge } from '../../embedded/identity/config.ts';
+import { startHydra } from '../../scripts/ory/hydra.ts';
+import { freePort } from '../../scripts/ory/process.ts';
 
 export type ScenarioConfig = NonNullable<StartIdentityOptions['config']>;
 
@@ -15,19 +18,73 @@ const ARGON2 = { memory: 1024, iterations: 1, parallelism: 1 };
 export type RunningTarget = Target & { close(): Promise<void> };
 export type Pair = { standIn: RunningTarget; kratos: RunningTarget; close(): Promise<void> };
 
-export async function startStandIn(config?: ScenarioConfig): Promise<RunningTarget> {
-  const service = await startIdentity({ publicPort: 0, adminPort: 0, database: ':memory:', appUrl: APP_URL, argon2: ARGON2, config });
+/** Optional wiring of a target: its admin port fixed (so an OAuth2 provider can be told it first) and Kratos's oauth2_provider.url. */
+export type TargetOptions = { adminPort?: number; oauth2ProviderUrl?: string };
+
+export async function startStandIn(config?: ScenarioConfig, options: TargetOptions = {}): Promise<RunningTarget> {
+  const wired = options.oauth2ProviderUrl ? merge({ oauth2_provider: { url: options.oauth2ProviderUrl } }, config) : config;
+  const service = await startIdentity({
+    publicPort: 0,
+    adminPort: options.adminPort ?? 0,
+    database: ':memory:',
+    appUrl: APP_URL,
+    argon2: ARGON2,
+    config: wired,
+  });
   return { name: 'stand-in', publicUrl: service.publicUrl, adminUrl: service.adminUrl, appUrl: APP_URL, close: () => service.close() };
 }
 
-export async function startRealKratos(config?: ScenarioConfig): Promise<RunningTarget> {
-  const kratos = await startKratos({ appUrl: APP_URL, config });
+export async function startRealKratos(config?: ScenarioConfig, options: TargetOptions = {}): Promise<RunningTarget> {
+  const kratos = await startKratos({ appUrl: APP_URL, config, adminPort: options.adminPort, oauth2ProviderUrl: options.oauth2ProviderUrl });
   return { name: 'kratos', publicUrl: kratos.publicUrl, adminUrl: kratos.adminUrl, appUrl: APP_URL, close: () => kratos.close() };
 }
 
 /** Both services with `config` (started together; if one fails the other is closed). */
 export async function startPair(config?: ScenarioConfig): Promise<Pair> {
   const [standIn, kratos] = await Promise.allSettled([startStandIn(config), startRealKratos(config)]);
+  if (standIn.status === 'rejected' || kratos.status === 'rejected') {
+    if (standIn.status === 'fulfilled') await standIn.value.close();
+    if (kratos.status === 'fulfilled') await kratos.value.close();
+    throw standIn.status === 'rejected' ? standIn.reason : (kratos as PromiseRejectedResult).reason;
+  }
+  return {
+    standIn: standIn.value,
+    kratos: kratos.value,
+    close: async () => {
+      await Promise.all([standIn.value.close(), kratos.value.close()]);
+    },
+  };
+}
+
+/** A target wired to its own real Hydra v2.3.0 (`oauth2_provider.url`; Hydra's identity_provider is the target's admin URL). */
+export type OAuth2Target = RunningTarget & { oauth2: { publicUrl: string; adminUrl: string } };
+export type OAuth2Pair = { standIn: OAuth2Target; kratos: OAuth2Target; close(): Promise<void> };
+
+async function withHydra(
+  start: (config: ScenarioConfig | undefined, options: TargetOptions) => Promise<RunningTarget>,
+  config?: ScenarioConfig,
+): Promise<OAuth2Target> {
+  const adminPort = await freePort();
+  const hydra = await startHydra({ appUrl: APP_URL, identityProviderAdminUrl: `http://127.0.0.1:${adminPort}` });
+  try {
+    const target = await start(config, { adminPort, oauth2ProviderUrl: hydra.adminUrl });
+    return {
+      ...target,
+      oauth2: { publicUrl: hydra.publicUrl, adminUrl: hydra.adminUrl },
+      close: async () => {
+        await target.close();
+        await hydra.close();
+      },
+    };
+  } catch (error) {
+    await hydra.close();
+    throw error;
+  }
+}
+
+/** Both services, each with its own real Hydra (one per target, so neither sees the other's challenges or sessions). */
+export async function startOAuth2Pair(config?: ScenarioConfig): Promise<OAuth2Pair> {
+  const [standIn, kratos] = await Promise.allSettled([withHydra(startStandIn, config), withHydra(startRealKratos, config)]);
   if (standIn.status === 'rejected' || kratos.status === 'rejected') {
     if (standIn.status === 'fulfilled') await standIn.value.close();
     if (kratos.status === 'fulfilled') await kratos.value.close();

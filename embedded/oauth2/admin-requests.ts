@@ -138,6 +138,7 @@ export function consentRequest(ctx: Context, flow: Flow, challenge: string): Rec
     login_session_id: flow.sessionId,
     acr: flow.login?.acr ?? '',
     amr: flow.login?.amr ?? [],
-    context: flow.login?.context ?? {},
+    // null when the login accept gave none (real Hydra v2.3.0).
+    context: flow.login && Object.keys(flow.login.context).length ? flow.login.context : null,
   };
 }

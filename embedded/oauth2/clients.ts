@@ -50,8 +50,6 @@ const LIFESPANS = [
   'refresh_token_grant_refresh_token_lifespan',
 ];
 
-const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
-
 /** The client as the admin API shows it: Hydra's member order, never the secret, every lifespan null. */
 export function publicClient(client: Client): Record<string, unknown> {
   const { client_secret: _secret, post_logout_redirect_uris, metadata, skip_consent, skip_logout_consent, ...rest } = client;
@@ -88,14 +86,14 @@ function validUri(uri: string): boolean {
 
 /** A client from an admin request body; `existing` for PUT/PATCH (keeps id, secret when none is sent, created_at). */
 export function clientFromBody(body: Record<string, unknown>, nowIso: string, existing?: Client): Client {
+  // Real Hydra v2.3.0 stores any method name; only the known ones can authenticate at the token endpoint.
   const method = text(body.token_endpoint_auth_method) || 'client_secret_basic';
-  if (!AUTH_METHODS.includes(method)) throw metadataError(`Field token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}.`);
   const redirectUris = strings(body.redirect_uris, 'redirect_uris');
   const postLogout = strings(body.post_logout_redirect_uris, 'post_logout_redirect_uris');
   for (const uri of [...redirectUris, ...postLogout])
     if (!validUri(uri))
       throw new HydraError('invalid_redirect_uri', undefined, {
-        description: `The value of one or more redirect_uris is invalid. Redirect URI '${uri}' is not valid.`,
+        description: `The value of one or more redirect_uris is invalid. Unable to parse redirect URL: ${uri}`,
       });
   let secret = text(body.client_secret) || existing?.client_secret;
   if (method === 'none') secret = undefined;
@@ -182,7 +180,8 @@ export async function handleClients(req: IncomingMessage, res: ServerResponse, p
       ctx.store.put('client', client.client_id, client, { clientId: client.client_id });
       // The create answer echoes absent lists as null, as Hydra's does; reads show [] afterwards.
       const shown = { ...publicClient(client), client_secret: client.client_secret };
-      for (const field of ['contacts', 'response_types'] as const) if (body[field] === undefined) (shown as Record<string, unknown>)[field] = null;
+      for (const field of ['redirect_uris', 'grant_types', 'response_types', 'contacts'] as const)
+        if (body[field] === undefined) (shown as Record<string, unknown>)[field] = null;
       const ordered = orderCreated(shown, ctx, client.client_id);
       sendJson(res, 201, ordered, { Location: `/admin/clients/${encodeURIComponent(client.client_id)}` });
       return true;
@@ -234,7 +233,8 @@ export async function handleClients(req: IncomingMessage, res: ServerResponse, p
       const document: Record<string, unknown> = { ...publicClient(existing), client_secret: existing.client_secret };
       const results = applyPatch(document, patch);
       if (results.some((r) => r !== null)) throw oauthError('invalid_request', 'The JSON patch could not be applied.');
-      if (document.client_id !== id) throw oauthError('invalid_request', 'The client_id must not be changed.');
+      // Real Hydra then looks for a client with the new id, and finds none.
+      if (document.client_id !== id) throw resourceNotFound();
       const client = clientFromBody(document, nowIso(), existing);
       ctx.store.put('client', id, client, { clientId: id });
       sendJson(res, 200, publicClient(client));

@@ -4,7 +4,7 @@ import type { Context } from './context.ts';
 import { HydraError, oauthError } from './errors.ts';
 import type { Flow } from './flows.ts';
 import { readForm, sendEmpty, sendError, sendJson } from './http.ts';
-import { authenticateClient, sendTokenError, subjectClaims } from './token.ts';
+import { authenticateClient, sendTokenError, subjectClaims, UNHANDLED } from './token.ts';
 import { findToken, isLive, revokeGrant, saveToken } from './tokens.ts';
 
 export async function handleUserinfo(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
@@ -15,7 +15,11 @@ export async function handleUserinfo(req: IncomingMessage, res: ServerResponse, 
     const error = oauthError('request_unauthorized', hint);
     sendError(res, error, { 'WWW-Authenticate': `Bearer error="${error.error}",error_description="${error.description}"` });
   };
-  if (found?.record.kind === 'rt') return unauthorized('Only access tokens are allowed in the authorization header.');
+  if (found?.record.kind === 'rt') {
+    // Real Hydra v2.3.0: the header names the reason, the body is its generic unknown-error answer.
+    const header = 'Bearer error="invalid_token",error_description="Only access tokens are allowed in the authorization header."';
+    return sendJson(res, 401, { error: 'error', error_description: 'The error is unrecognizable' }, { 'WWW-Authenticate': header });
+  }
   if (!found || found.record.kind !== 'at' || !isLive(ctx, found.record)) return unauthorized('Check that you provided valid credentials in the right format.');
   const flow = ctx.store.get<Flow>('flow', found.record.flowId);
   if (!flow?.login) return unauthorized('Check that you provided valid credentials in the right format.');
@@ -26,7 +30,8 @@ export async function handleUserinfo(req: IncomingMessage, res: ServerResponse, 
 export async function handleRevoke(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
   const form = await readForm(req);
   try {
-    if (![...form.keys()].length) throw oauthError('invalid_request', 'The POST body can not be empty.');
+    const hasClient = Boolean(req.headers.authorization) || form.has('client_id');
+    if (!form.get('token') || !hasClient) throw oauthError('invalid_request', UNHANDLED);
     const client = authenticateClient(req, form, ctx);
     const found = findToken(ctx, form.get('token') ?? '');
     // Unknown tokens and other clients' tokens are answered 200 too (RFC 7009 §2.2).

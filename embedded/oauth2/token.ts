@@ -12,6 +12,9 @@ import { atHash, findToken, issueToken, revokeGrant, saveToken, signIdToken, typ
 
 const TOKEN_HEADERS = { 'Cache-Control': 'no-store', Pragma: 'no-cache', 'Content-Type': 'application/json;charset=UTF-8' };
 const MIN_NONCE_LENGTH = 8;
+/** fosite's hint when a request fits no handler (unknown grant type, revocation without client or token). */
+export const UNHANDLED =
+  'Make sure that the various parameters are correct, be aware of case sensitivity and trim your parameters. Make sure that the client you are using has exactly whitelisted the redirect_uri you specified.';
 
 export function sendTokenError(res: ServerResponse, error: HydraError): void {
   sendJson(res, error.status, error.body(), TOKEN_HEADERS);
@@ -34,15 +37,16 @@ export function authenticateClient(req: IncomingMessage, form: URLSearchParams, 
     }
     method = 'client_secret_basic';
   }
-  const client = id ? ctx.store.get<Client>('client', id) : undefined;
-  if (!client) throw oauthError('invalid_client', 'The requested OAuth 2.0 Client does not exist.');
+  if (!id) throw oauthError('invalid_request', 'Client credentials missing or malformed in both HTTP Authorization header and HTTP POST body.');
+  const client = ctx.store.get<Client>('client', id);
+  if (!client) throw oauthError('invalid_client');
   if (client.token_endpoint_auth_method !== method) {
     throw oauthError(
       'invalid_client',
       `The OAuth 2.0 Client supports client authentication method '${client.token_endpoint_auth_method}', but method '${method}' was requested. You must configure the OAuth 2.0 client's 'token_endpoint_auth_method' value to accept '${method}'.`,
     );
   }
-  if (method !== 'none' && !secretMatches(client, secret)) throw oauthError('invalid_client', 'The provided client secret did not match.');
+  if (method !== 'none' && !secretMatches(client, secret)) throw oauthError('invalid_client');
   return client;
 }
 
@@ -52,8 +56,10 @@ export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx
   try {
     const client = authenticateClient(req, form, ctx);
     const grantType = form.get('grant_type') ?? '';
+    if (!grantType) throw oauthError('invalid_request', "Request parameter 'grant_type' is missing");
     if (!grantTypesOf(client).includes(grantType)) {
-      if (!['authorization_code', 'refresh_token', 'client_credentials'].includes(grantType)) throw oauthError('unsupported_grant_type');
+      // fosite's answer when no handler takes the grant type.
+      if (!['authorization_code', 'refresh_token', 'client_credentials'].includes(grantType)) throw oauthError('invalid_request', UNHANDLED);
       throw oauthError('unauthorized_client', `The OAuth 2.0 Client is not allowed to use authorization grant '${grantType}'.`);
     }
     const body =

@@ -1,7 +1,6 @@
 // Entry of the browser bundle: mounts each island on the server-rendered markup that asks for it.
 // Every page works without this file; islands only enhance. Swapped-in fragments dispatch
 // `islands:mount` so their islands mount too.
-import { mountAvatar } from './islands/avatar.ts';
 import { initDialogs, mountDialogs } from './islands/dialogs.ts';
 import { initEnhance, mountForms } from './islands/enhance.ts';
 import { initFields, mountFields } from './islands/fields.ts';
@@ -12,7 +11,8 @@ import { initTooltips, mountTooltips } from './islands/tooltip.ts';
 
 export { toast } from './islands/toasts.ts';
 
-const mounts = [mountFields, mountToasts, mountTooltips, mountTheme, mountDialogs, mountOverlays, mountAvatar, mountForms];
+// The avatar island is an entry of its own (client/avatar.ts), loaded where its markup is.
+const mounts = [mountFields, mountToasts, mountTooltips, mountTheme, mountDialogs, mountOverlays, mountForms];
 
 function mountAll(root: ParentNode): void {
   for (const mount of mounts) mount(root);

@@ -22,6 +22,8 @@ const client = await esbuild.build({
     'one-tap': 'client/islands/one-tap.ts',
     // The web view bridge too: only the mobile gateway's callback page loads it (decision 140).
     'app-bridge': 'client/islands/app-bridge.ts',
+    // The avatar upload island: only the profile page, where its markup is, loads it (IslandScript).
+    avatar: 'client/avatar.ts',
     app: 'public/styles/app.css',
   },
   outdir: path.join(publicOut, 'assets'),

@@ -73,6 +73,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
     logger,
     i18n: await createI18n(config.LANGUAGES, config.DEFAULT_LANGUAGE, config.LOCALES_DIR),
     assets: { css: manifest['app.css'] ?? '', js: manifest['main.js'] ?? '', oneTap: manifest['one-tap.js'], appBridge: manifest['app-bridge.js'] },
+    islandScripts: islandScriptsOf(manifest),
     shuttingDown: false,
     readiness: [
       { name: 'session-store', check: session.isReady },
@@ -130,4 +131,13 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   app.use(notFound);
   app.use(errorResponder);
   return app;
+}
+
+/** The manifest's script entries other than the shared bundle, by name (`avatar.js` → `avatar`). */
+function islandScriptsOf(manifest: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(manifest)
+      .filter(([name]) => name.endsWith('.js') && name !== 'main.js')
+      .map(([name, url]) => [name.slice(0, -'.js'.length), url]),
+  );
 }

@@ -13,6 +13,8 @@ export type AppLocals = {
   logger: Logger;
   i18n: I18n;
   assets: DocumentAssets;
+  /** The islands built as entries of their own (`avatar` → its hashed URL): see views/components/IslandScript.tsx. */
+  islandScripts: Readonly<Record<string, string>>;
   /** Flips to true on SIGTERM: readiness answers 503 from then on. */
   shuttingDown: boolean;
   /** Probed by /readyz; features add theirs (e.g. an upstream ping) with `readiness.push(...)`. */

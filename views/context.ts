@@ -16,6 +16,8 @@ export type ViewContext = {
   toasts?: ToastItem[];
   /** Google One Tap on this page (set by server/routes/google-one-tap.ts in `res.locals.oneTap`). */
   oneTap?: OneTapOffer;
+  /** Built islands of their own (logical name → URL), loaded by the markup that needs them (IslandScript). */
+  islandScripts?: Readonly<Record<string, string>>;
 };
 
 export const ViewContextReact = createContext<ViewContext | null>(null);

@@ -4,9 +4,14 @@
 import { avatarTone, initials } from '../../core/avatar.ts';
 import { checkSelection, sniffImage, type AvatarProblem } from '../lib/avatar.ts';
 import { all, firstTime } from '../lib/dom.ts';
-import { toast } from './toasts.ts';
+import { TOAST_EVENT, type ToastRequest } from '../lib/toast-queue.ts';
 
 const fresh = firstTime();
+
+/** A success toast, shown by the shared bundle's toasts island (this island is a bundle of its own). */
+function announceSuccess(message?: string): void {
+  document.dispatchEvent(new CustomEvent<ToastRequest>(TOAST_EVENT, { detail: { message, variant: 'success' } }));
+}
 const TEXT_KEYS: Record<AvatarProblem, string> = { none: 'textNone', oneFile: 'textOneFile', oversize: 'textOversize', type: 'textType' };
 
 /** Every avatar of the signed-in user: the section's picture and the header's. */
@@ -92,6 +97,26 @@ export function mountAvatar(root: ParentNode): void {
       button.classList.toggle('btn--loading', on);
     };
 
+    // The box around the input takes a dropped file as if it had been chosen.
+    const zone = host.querySelector<HTMLElement>('[data-drop-zone]');
+    if (zone) {
+      zone.classList.add('file-drop--on');
+      for (const cue of all(zone, '.file-drop__cue')) cue.hidden = false;
+      const over = (on: boolean) => (event: Event) => {
+        event.preventDefault();
+        zone.classList.toggle('file-drop--over', on);
+      };
+      zone.addEventListener('dragover', over(true));
+      zone.addEventListener('dragleave', over(false));
+      zone.addEventListener('drop', (event) => {
+        over(false)(event);
+        const files = (event as DragEvent).dataTransfer?.files;
+        if (!files || !files.length) return;
+        input.files = files;
+        input.dispatchEvent(new Event('change'));
+      });
+    }
+
     input.addEventListener('change', async () => {
       const problem = await problemOf(input, maxBytes);
       showError(problem ? texts[TEXT_KEYS[problem]] : undefined);
@@ -117,7 +142,7 @@ export function mountAvatar(root: ParentNode): void {
         remove.hidden = false;
         upload.reset();
         showError();
-        toast(texts.textUploaded, { variant: 'success' });
+        announceSuccess(texts.textUploaded);
       } catch (error) {
         showError((error as Error).message || texts.textFailed);
       } finally {
@@ -136,7 +161,7 @@ export function mountAvatar(root: ParentNode): void {
         if (!answer.ok) throw new Error(messageOf(answer.data));
         saved = picture.innerHTML;
         showError();
-        toast(texts.textRemoved, { variant: 'success' });
+        announceSuccess(texts.textRemoved);
       } catch (error) {
         for (const state of before) {
           state.avatar.innerHTML = state.html;

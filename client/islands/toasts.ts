@@ -1,5 +1,5 @@
 // Toasts island: the server-rendered region becomes the top-right stack; other islands call toast().
-import { overLimit, requireMessage, TOAST_DURATION_MS, TOAST_TRANSITION_MS, type ToastPhase } from '../lib/toast-queue.ts';
+import { overLimit, requireMessage, TOAST_DURATION_MS, TOAST_EVENT, TOAST_TRANSITION_MS, type ToastPhase, type ToastRequest } from '../lib/toast-queue.ts';
 import { all, CLOSE_ICON, hit } from '../lib/dom.ts';
 
 export type ToastVariant = 'success' | 'error' | 'info' | 'warning';
@@ -89,6 +89,11 @@ export function mountToasts(root: ParentNode): void {
 }
 
 export function initToasts(): void {
+  // Islands built as bundles of their own ask for a toast with an event instead of importing this module.
+  document.addEventListener(TOAST_EVENT, (event) => {
+    const request = (event as CustomEvent<ToastRequest>).detail;
+    toast(request.message, { variant: request.variant });
+  });
   document.addEventListener('click', (event) => {
     const el = hit(event, '[data-toast-close]') && hit(event, '[data-toast]');
     if (el) dismiss(el);

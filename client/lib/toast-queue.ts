@@ -2,6 +2,10 @@
 // a new toast past the limit dismisses the oldest ones.
 export type ToastPhase = 'queued' | 'shown' | 'entered' | 'closing' | 'removed';
 export const TOAST_LIMIT = 3;
+
+/** The event an island bundled on its own dispatches on `document` to show a toast (client/islands/toasts.ts shows it). */
+export const TOAST_EVENT = 'app:toast';
+export type ToastRequest = { message?: string; variant?: 'success' | 'error' | 'info' | 'warning' };
 export const TOAST_DURATION_MS = 5000;
 /** Enter/leave transition length (matches the stylesheet). */
 export const TOAST_TRANSITION_MS = 200;

@@ -4,6 +4,7 @@ import { useT, useView } from '../../context.ts';
 import { Alert } from '../Alert.tsx';
 import { Avatar } from '../Avatar.tsx';
 import { Button } from '../Button.tsx';
+import { IslandScript } from '../IslandScript.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 
 /**
@@ -43,10 +44,16 @@ export function AvatarSection(props: { name: string; avatarUrl?: string | null; 
           <form id="avatar-upload-form" className="profile-avatar__upload" method="post" action={ROUTES.avatarUpload + back} encType="multipart/form-data">
             {/* First in the body: the server checks it before it reads the file. */}
             {csrfToken ? <input type="hidden" name="_csrf" value={csrfToken} /> : null}
-            <label className="profile-avatar__label" htmlFor="avatar-file">
-              {t('profile.avatar.choose')}
-            </label>
-            <input className="profile-avatar__file" id="avatar-file" type="file" name="file" accept={AVATAR_ACCEPT} required aria-describedby="avatar-hint" />
+            {/* A plain, styled file input without JavaScript; the island makes the box a drop zone too. */}
+            <div className="file-drop" data-drop-zone="">
+              <label className="profile-avatar__label" htmlFor="avatar-file">
+                {t('profile.avatar.choose')}
+              </label>
+              <input className="profile-avatar__file" id="avatar-file" type="file" name="file" accept={AVATAR_ACCEPT} required aria-describedby="avatar-hint" />
+              <p className="file-drop__cue" hidden>
+                {t('profile.avatar.drop')}
+              </p>
+            </div>
             <p className="field__hint" id="avatar-hint">
               {t('profile.avatar.hint', limit)}
             </p>
@@ -62,6 +69,7 @@ export function AvatarSection(props: { name: string; avatarUrl?: string | null; 
           </form>
         </div>
       </div>
+      <IslandScript name="avatar" />
     </ProfileSection>
   );
 }

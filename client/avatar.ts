@@ -1,0 +1,6 @@
+// Entry of the avatar upload island, a bundle of its own: only the profile page, where its markup
+// is, loads it (views/components/IslandScript.tsx), so no other page pays for it.
+import { mountAvatar } from './islands/avatar.ts';
+
+document.addEventListener('islands:mount', (event) => mountAvatar(event.target as ParentNode));
+mountAvatar(document);

@@ -84,7 +84,8 @@ export function realOryProjects(): object[] {
     },
     {
       // The stand-in and real Kratos side by side, one set of scenarios, every difference named
-      // (test/conformance/harness.ts; accepted differences in test/conformance/allowed-differences.ts).
+      // (test/conformance/harness.ts; accepted differences in test/conformance/allowed-differences.ts);
+      // the OAuth2 stand-in and real Hydra likewise (test/conformance/oauth2/, skipped without Hydra).
       extends: true,
       test: {
         name: 'conformance',
@@ -106,6 +107,7 @@ export function realOrySkips(): string[] {
       : 'the Go toolchain is missing, so `npm run ory:build` cannot build it';
   const skips: string[] = [];
   if (!realKratosBuilt()) skips.push(`real-Ory suites integration-ory, e2e-ory and conformance: real Kratos is ${why}`);
-  if (!realHydraBuilt()) skips.push(`real-Ory suite ory (Kratos with Hydra): real Hydra is ${why}`);
+  if (!realHydraBuilt())
+    skips.push(`real-Ory suite ory (Kratos with Hydra) and the OAuth2 conformance scenarios (test/conformance/oauth2): real Hydra is ${why}`);
   return skips;
 }

@@ -1,9 +1,10 @@
-// The demo document app against real Hydra v2.3.0, with the login and consent UI played by the test
+// The demo document app against real Hydra v2.3.0 (when built) and the OAuth2 stand-in, with the login and consent UI played by the test
 // through Hydra's admin API (no accounts app): sign in with code + PKCE + state + nonce → the page shows
 // the verified ID token claims, the userinfo answer and the refresh token; sign out → Hydra's end_session
 // with id_token_hint; /open lists files; a restart finds its client instead of adding one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHydra, hydraAvailable, type RealHydra } from '../../../scripts/ory/hydra.ts';
+import { HYDRA_UI_PATHS, startHydra, hydraAvailable } from '../../../scripts/ory/hydra.ts';
+import { startOAuth2Provider } from '../../../embedded/oauth2/index.ts';
 import { DOCUMENT_APP_CLIENT_NAME, startDocumentApp, type DocumentApp } from '../../../embedded/document-app/index.ts';
 import { Browser, visibleText } from '../../support/http.ts';
 
@@ -11,16 +12,15 @@ const APP_URL = 'http://127.0.0.1:9'; // the accounts app is never contacted: th
 const SUBJECT = 'identity-1234';
 const EMAIL = 'reader@example.com';
 
-let hydra: RealHydra;
+type Provider = { publicUrl: string; adminUrl: string; close(): Promise<void> };
+const UI_URLS = Object.fromEntries(Object.entries(HYDRA_UI_PATHS).map(([name, path]) => [name, APP_URL + path])) as Record<keyof typeof HYDRA_UI_PATHS, string>;
+const TARGETS: { name: string; available: boolean; start(): Promise<Provider> }[] = [
+  { name: 'real Hydra v2.3.0', available: hydraAvailable(), start: () => startHydra({ appUrl: APP_URL }) },
+  { name: 'the OAuth2 stand-in', available: true, start: () => startOAuth2Provider({ urls: UI_URLS }) },
+];
+
+let hydra: Provider;
 let app: DocumentApp;
-beforeAll(async () => {
-  hydra = await startHydra({ appUrl: APP_URL });
-  app = await startDocumentApp({ oauth2PublicUrl: hydra.publicUrl, oauth2AdminUrl: hydra.adminUrl });
-});
-afterAll(async () => {
-  await app?.close();
-  await hydra?.close();
-});
 
 const admin = (path: string, init: RequestInit = {}) =>
   fetch(`${hydra.adminUrl}${path}`, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
@@ -66,7 +66,16 @@ async function signIn(browser: Browser) {
   return browser.get(callback.href);
 }
 
-describe.skipIf(!hydraAvailable())('document app on real Hydra', () => {
+describe.each(TARGETS.filter((target) => target.available))('document app on $name', (target) => {
+  beforeAll(async () => {
+    hydra = await target.start();
+    app = await startDocumentApp({ oauth2PublicUrl: hydra.publicUrl, oauth2AdminUrl: hydra.adminUrl });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await hydra?.close();
+  });
+
   it('signs in with code + PKCE and shows the verified ID token claims, userinfo and the refresh token', async () => {
     const browser = new Browser(app.url);
     const page = await signIn(browser);

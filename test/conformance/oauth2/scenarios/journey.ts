@@ -1,7 +1,7 @@
 // The authorization code journey with a scripted login/consent UI (contract ory-hydra.md §1–3, §5):
 // the whole round with the tokens used afterwards; the remembered second round (skip=true at login and
-// consent); another subject accepted on a skipped login; a rejected login and a rejected consent, as
-// the client receives them.
+// consent); another subject accepted on a skipped login; what the login UI is told (oidc_context,
+// audience, prompt=registration); a rejected login and a rejected consent, as the client receives them.
 import type { OAuth2Scenario } from '../harness.ts';
 import {
   authorizeUrl,
@@ -80,6 +80,24 @@ export const journeyScenarios: OAuth2Scenario[] = [
       const accepted = await decide(ctx, 'login', second, 'accept', { subject: 'subject-second' });
       const again = await navigate(browser, redirectTo(accepted));
       await getRequest(ctx, 'login', fromLocation(again, 'login_challenge'));
+    },
+  },
+  {
+    name: 'what the login UI is told: oidc_context (login_hint, ui_locales, acr_values, display), max_age, audience; prompt=registration',
+    async run(ctx) {
+      const client = await registerClient(ctx, { audience: ['https://api.conformance.test'] });
+      const browser = ctx.browser();
+      const params = {
+        login_hint: 'someone@example.com',
+        ui_locales: 'vi fr',
+        acr_values: 'urn:conformance:pwd urn:conformance:mfa',
+        display: 'popup',
+        max_age: '60',
+        audience: 'https://api.conformance.test',
+      };
+      await journey(ctx, browser, client, { subject: 'subject-context', params, consent: { grant_access_token_audience: ['https://api.conformance.test'] } });
+      await getRequest(ctx, 'login', fromLocation(await navigate(browser, authorizeUrl(ctx, client, { prompt: 'registration' })), 'login_challenge'));
+      await navigate(browser, authorizeUrl(ctx, client, { audience: 'https://elsewhere.conformance.test' }));
     },
   },
   {

@@ -8,8 +8,9 @@ import { forwardError } from './error-ui.ts';
 import { KratosError } from './errors.ts';
 import { json, negotiate, redirect, type Ctx, type Reply } from './http.ts';
 import { goEncodeQuery } from './request-url.ts';
+import type { Flow } from './flows.ts';
 import type { Service } from './service.ts';
-import type { Current } from './sessions.ts';
+import { currentSession, setSessionCookie, type Current } from './sessions.ts';
 import type { StoredSession } from './store.ts';
 
 /** Every call to the provider's admin API gives up after this long (Kratos has no setting for it). */
@@ -151,4 +152,39 @@ export async function acceptWithSession(svc: Service, ctx: Ctx, oauth2: { challe
     throw e;
   }
   return acceptsJson(ctx) ? json(200, null) : redirect(303, redirectTo);
+}
+
+/** What a verification flow started by a sign-up on an OAuth2 challenge keeps (v1.3.1 OAuth2LoginChallengeParams). */
+type VerificationChallenge = { challenge: string; session_id: string };
+
+/** Records, on the verification flows a sign-up started, the challenge and the session to accept it for. */
+export function keepChallengeForVerification(registration: Flow, verification: Flow, session: StoredSession): void {
+  if (!registration.oauth2_login_challenge) return;
+  const kept: VerificationChallenge = { challenge: registration.oauth2_login_challenge, session_id: session.id };
+  verification.internal.oauth2 = kept;
+}
+
+/**
+ * v1.3.1 verification handler: a browser (not a JSON caller) that has just verified, on a flow started
+ * by a sign-up that answered an OAuth2 challenge, gets the challenge accepted for the sign-up's session,
+ * that session's cookie, and a 303 to the provider. Undefined when this does not apply.
+ */
+export async function acceptAfterVerification(svc: Service, ctx: Ctx, f: Flow): Promise<Reply | undefined> {
+  const kept = f.internal.oauth2 as VerificationChallenge | undefined;
+  const browser = negotiate(ctx.req.headers.accept, ['text/html', 'text/*', '*/*', 'application/json'], 'text/html') === 'text/html';
+  if (!browser || f.state !== 'passed_challenge' || !kept?.challenge) return undefined;
+  const session = svc.store.getSession(kept.session_id);
+  if (!session) return undefined;
+  let redirectTo: string;
+  try {
+    redirectTo = await acceptLoginRequest(svc, kept.challenge, session);
+  } catch (e) {
+    if (e instanceof KratosError) return forwardError(svc, ctx, e);
+    throw e;
+  }
+  // IssueCookie: a new anti-CSRF token unless the browser's session already was this identity's.
+  const before = currentSession(svc, ctx);
+  setSessionCookie(svc, ctx, session);
+  if (!before || before.identity.id !== session.identity_id) svc.csrf.regenerate(ctx);
+  return redirect(303, redirectTo);
 }

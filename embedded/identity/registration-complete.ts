@@ -3,10 +3,10 @@
 // (whenever verification is enabled), the method's hooks (`session`, `show_verification_ui`) and the answer.
 import { forwardError } from './error-ui.ts';
 import { KratosError } from './errors.ts';
-import { flowUiUrl, returnUrl, type Flow } from './flows.ts';
+import { flowUiUrl, returnUrl, saveFlow, type Flow } from './flows.ts';
 import { json, redirect, type Ctx, type Reply } from './http.ts';
 import { publicIdentity } from './identities.ts';
-import { acceptLoginRequest } from './oauth2.ts';
+import { acceptLoginRequest, keepChallengeForVerification } from './oauth2.ts';
 import type { Service } from './service.ts';
 import { issueSession, serializeSession } from './sessions.ts';
 import type { StoredIdentity } from './store.ts';
@@ -53,6 +53,11 @@ export async function completeRegistration(
       f,
     );
     for (const { flow, address } of flows) {
+      // The verification flow keeps the OAuth2 challenge: a browser verifying there accepts it (oauth2.ts).
+      if (session && f.oauth2_login_challenge) {
+        keepChallengeForVerification(f, flow, session);
+        saveFlow(svc, flow);
+      }
       const url = flowUiUrl(svc, 'verification', flow.id);
       continueWith.push({ action: 'show_verification_ui', flow: { id: flow.id, verifiable_address: address, url } });
       if (hooks.includes('show_verification_ui')) verificationUi = url;

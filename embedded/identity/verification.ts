@@ -8,6 +8,7 @@ import { json, redirect, str, type Ctx, type Reply } from './http.ts';
 import { expiredMessage, msg, reasonMessage } from './messages.ts';
 import { anchor, csrfNode, input, type UiNode } from './nodes.ts';
 import { checkReturnTo, flowUiUrl, isExpired, loadFlow, newFlow, returnUrl, saveFlow, serializeFlow, setUiMessages, submitFlowId, type Flow } from './flows.ts';
+import { acceptAfterVerification } from './oauth2.ts';
 import { isEmail, normalizeEmail } from './schema.ts';
 import { nowIso, type Service } from './service.ts';
 import type { StoredIdentity } from './store.ts';
@@ -240,7 +241,7 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
       f.active = 'link';
       successUi(svc, f);
       saveFlow(svc, f);
-      return redirect(303, flowUiUrl(svc, 'verification', f.id));
+      return (await acceptAfterVerification(svc, ctx, f)) ?? redirect(303, flowUiUrl(svc, 'verification', f.id));
     }
     return redirect(303, flowUiUrl(svc, 'verification', f.id));
   }
@@ -283,7 +284,8 @@ export async function submitVerification(svc: Service, ctx: Ctx): Promise<Reply>
     match.used = true;
     markVerified(svc, match.address);
     successUi(svc, f);
-    return formReply(svc, ctx, f, 200);
+    saveFlow(svc, f);
+    return (await acceptAfterVerification(svc, ctx, f)) ?? formReply(svc, ctx, f, 200);
   }
   const emailNode = f.ui.nodes.find((x) => x.attributes.name === 'email' && x.attributes.type !== 'submit');
   if (emailNode) emailNode.messages = [msg(4000002, { property: 'email' })];

@@ -6,7 +6,7 @@
 import type { Client } from '../client.ts';
 import type { ScenarioContext } from '../harness.ts';
 import type { ScenarioConfig } from '../targets.ts';
-import { createFlow, getFlow, newIdentity, signIn, STRONG_PASSWORD, submitForm, submitJson, uniqueEmail } from './steps.ts';
+import { asFlow, createFlow, getFlow, mailedCode, newIdentity, signIn, STRONG_PASSWORD, submitForm, submitJson, uniqueEmail } from './steps.ts';
 
 export type OAuth2Context = ScenarioContext & { hydra: { publicUrl: string; adminUrl: string } };
 export type OAuth2Scenario = {
@@ -128,6 +128,27 @@ export const oauth2LoginScenarios: OAuth2Scenario[] = [
         traits: Object.fromEntries(traits('oauth2-json').map(([k, v]) => [k.slice(7), v])),
         password: STRONG_PASSWORD,
       });
+    },
+  },
+  {
+    name: 'oauth2: registration for a challenge (show_verification_ui) — the verification UI first; verifying in the browser accepts it (303, session cookie)',
+    async run(ctx) {
+      const clientId = await oauth2Client(ctx);
+      const browser = ctx.browser();
+      const flow = await createFlow(ctx, browser, 'registration', `?login_challenge=${enc(await challengeFor(ctx, browser, clientId))}`);
+      const email = uniqueEmail('oauth2-verify');
+      const answer = await submitForm(browser, flow, [
+        ['traits.email', email],
+        ['traits.name', 'Grace Hopper'],
+        ['password', STRONG_PASSWORD],
+        ['method', 'password'],
+      ]);
+      const verificationId = answer.location ? new URL(answer.location).searchParams.get('flow') : null;
+      if (!verificationId) throw new Error(`expected the verification UI, got ${answer.status} ${answer.location ?? ''}`);
+      const verification = asFlow(await getFlow(ctx, browser, 'verification', verificationId));
+      const verified = await submitForm(browser, verification, { method: 'code', code: await mailedCode(ctx, email) });
+      await browser.getJson(ctx.pub('/sessions/whoami'));
+      await throughConsent(ctx, browser, verified.location ?? '');
     },
   },
   {

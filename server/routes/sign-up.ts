@@ -18,6 +18,7 @@ import { ROUTES } from '../../core/routes.ts';
 import type { KratosFlow } from '../../core/kratos/types.ts';
 import { SignUpForm, SignUpPage, type TermsSummary } from '../../views/pages/SignUpPage.tsx';
 import { flowScreenRoutes, type FlowScreen, type ScreenRequest, type ScreenState } from '../flows/flow-screen.ts';
+import { countAgainstEmail } from '../security/rate-limit.ts';
 import { respondRedirect } from '../flows/respond.ts';
 import { flowStateResultSchema, redirectResultSchema, signUpBody, type SignUpBody } from '../flows/schemas.ts';
 import { allowChallengeClient, guestOrChallenge, loginChallengeGate } from '../flows/oauth2-login.ts';
@@ -116,6 +117,7 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
   toKratos,
   view,
   onSuccess(screen, outcome, body) {
+    countAgainstEmail(screen.res); // a completed sign-up (it mails the address) is what the per-address limit counts
     const verification = outcome.data.continue_with?.find((item) => item.action === 'show_verification_ui' && item.flow?.id)?.flow?.id;
     if (verification)
       return respondRedirect(screen.req, screen.res, screen.link(ROUTES.verification, { flow: verification }), { verification_flow_id: verification });

@@ -54,9 +54,13 @@ export type RateLimitSetting = {
   perIp: number;
   /** Requests allowed per window for one normalised email address. */
   perEmail: number;
-  /** Only failed answers (status >= 400) count against the email: a user signing in fine never locks
-   * themself out; guessing passwords does. Used for sign-in only. */
-  countOnlyFailuresPerEmail: boolean;
+  /**
+   * What counts against the email: `every` request; only `failures` (status >= 400: a user signing in
+   * fine never locks themself out, guessing passwords does; sign-in); or only requests the handler
+   * `marked` with countAgainstEmail (sign-up: a completed sign-up, which mails the address, while steps,
+   * typos and retries are free).
+   */
+  perEmailCounts: 'every' | 'failures' | 'marked';
   /** Sign-in only: failures per account from one IP (or one known device); with it, every sign-in
    * limiter counts failures only and a known device of the account skips the per-IP and per-account ones. */
   perEmailAndIp?: number;
@@ -70,11 +74,13 @@ const MINUTE = 60_000;
  * is strict per address, so nobody can flood a mailbox through us.
  */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitScope, Readonly<RateLimitSetting>>> = {
-  'sign-in': { windowMs: 15 * MINUTE, perIp: 100, perEmail: 50, countOnlyFailuresPerEmail: true, perEmailAndIp: 10 },
-  'sign-up': { windowMs: 60 * MINUTE, perIp: 30, perEmail: 10, countOnlyFailuresPerEmail: false },
-  recovery: { windowMs: 15 * MINUTE, perIp: 20, perEmail: 5, countOnlyFailuresPerEmail: false },
-  verification: { windowMs: 15 * MINUTE, perIp: 40, perEmail: 10, countOnlyFailuresPerEmail: false },
-  resend: { windowMs: 15 * MINUTE, perIp: 10, perEmail: 3, countOnlyFailuresPerEmail: false },
+  'sign-in': { windowMs: 15 * MINUTE, perIp: 100, perEmail: 50, perEmailCounts: 'failures', perEmailAndIp: 10 },
+  // Per IP every post counts (one machine creating accounts, or probing which addresses exist); per
+  // address only completed sign-ups, so switching languages or fixing a typo never locks anyone out.
+  'sign-up': { windowMs: 60 * MINUTE, perIp: 60, perEmail: 3, perEmailCounts: 'marked' },
+  recovery: { windowMs: 15 * MINUTE, perIp: 20, perEmail: 5, perEmailCounts: 'every' },
+  verification: { windowMs: 15 * MINUTE, perIp: 40, perEmail: 10, perEmailCounts: 'every' },
+  resend: { windowMs: 15 * MINUTE, perIp: 10, perEmail: 3, perEmailCounts: 'every' },
 };
 
 export const RATE_LIMIT_SCOPES = Object.keys(DEFAULT_RATE_LIMITS) as RateLimitScope[];
@@ -239,9 +245,15 @@ export function respondTooManyRequests(req: Request, res: Response): void {
   renderPage(req, res, page, { title: req.t('rateLimit.title'), status: 429 });
 }
 
+/** The sign-up handler's mark on a request that completed a sign-up: it counts against the address (`perEmailCounts: 'marked'`). */
+export function countAgainstEmail(res: Response): void {
+  res.locals.rateLimitCounted = true;
+}
+
 function limiter(scope: RateLimitScope, kind: Kind): RequestHandler {
   const setting = settings[scope];
-  const failuresOnly = setting.perEmailAndIp !== undefined || (kind === 'email' && setting.countOnlyFailuresPerEmail);
+  const failuresOnly = setting.perEmailAndIp !== undefined || (kind === 'email' && setting.perEmailCounts === 'failures');
+  const markedOnly = kind === 'email' && setting.perEmailCounts === 'marked';
   return rateLimit({
     windowMs: setting.windowMs,
     limit: () => limitFor(scope, kind),
@@ -249,10 +261,12 @@ function limiter(scope: RateLimitScope, kind: Kind): RequestHandler {
     skip: (req, res) => skipped(req, res, scope, kind),
     keyGenerator: (req, res) => keyFor(req, res, scope, kind),
     skipSuccessfulRequests: failuresOnly,
+    // Marked counting: every request is taken back afterwards unless its handler marked it.
+    skipFailedRequests: markedOnly,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     // Enhanced posts answer 200 + X-Redirect-To on success; a 303 likewise means success.
-    requestWasSuccessful: (_req, res) => res.statusCode < 400,
+    requestWasSuccessful: (_req, res) => (markedOnly ? res.locals.rateLimitCounted === true : res.statusCode < 400),
     handler: (req, res) => {
       res.locals.rateLimitScope = scope;
       res.locals.rateLimitKind = kind;

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits, resetRateLimitSettings } from '../../../server/security/rate-limit.ts';
 import { configureUniformTiming } from '../../../server/security/uniform-timing.ts';
-import { useIdentities } from '../../support/fixtures.ts';
+import { uniqueEmail, useIdentities } from '../../support/fixtures.ts';
 import { csrfFrom, visibleText } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { openApiContract, type Contract } from '../../support/openapi-contract.ts';
@@ -20,6 +20,7 @@ beforeAll(async () => {
     recovery: { perIp: 4, perEmail: 2 },
     verification: { perIp: 3, perEmail: 100 },
     resend: { perIp: 100, perEmail: 2 },
+    'sign-up': { perIp: 100, perEmail: 1 },
   });
   configureUniformTiming(0);
   stack = await startStack();
@@ -183,5 +184,43 @@ describe('recovery, verification and resend rate limits', () => {
     const blocked = await send('203.0.113.92');
     expect(blocked.status).toBe(429);
     contract.response('post', '/sign-up/resend-verification-email', 429, blocked.body);
+  });
+});
+
+describe('sign-up rate limits', () => {
+  /** A fresh registration form on `ip`: its action and CSRF token (JSON, as integrators post). */
+  async function signUpForm(ip: string) {
+    const agent = request.agent(stack.appUrl);
+    const page = await agent.get('/sign-up').set(json).set('X-Forwarded-For', ip).expect(200);
+    const csrf = page.body.flow.ui.nodes.find((n: any) => n.attributes.name === 'csrf_token').attributes.value as string;
+    return { agent, flow: page.body.flow.id as string, csrf };
+  }
+  const post = (form: Awaited<ReturnType<typeof signUpForm>>, ip: string, body: Record<string, unknown>) =>
+    form.agent
+      .post(`/sign-up?flow=${form.flow}`)
+      .set(json)
+      .set('X-Forwarded-For', ip)
+      .send({ csrf_token: form.csrf, ...body });
+
+  it('count completed sign-ups per address, never the steps, typos and retries before one', async () => {
+    const email = uniqueEmail('typo-prone');
+    identities.track(email);
+    const ip = '198.51.100.70';
+    // Mistakes and first steps, well past the per-address limit of 1: none is refused.
+    for (let i = 0; i < 4; i += 1) {
+      const form = await signUpForm(ip);
+      const refused = await post(form, ip, { method: 'profile', traits: { email, name: 'Ada' } }); // terms not accepted
+      expect(refused.status).toBe(400);
+      const step = await post(form, ip, { method: 'profile', traits: { email, name: 'Ada' }, terms: 'on' });
+      expect(step.status).toBeLessThan(429);
+    }
+    const form = await signUpForm(ip);
+    const done = await post(form, ip, { method: 'password', traits: { email, name: 'Ada' }, password: PASSWORD, terms: 'on' });
+    expect(done.status).toBe(200);
+    // One completed sign-up is the limit here: the address gets no more mail through sign-up this hour.
+    const again = await post(await signUpForm(ip), ip, { method: 'profile', traits: { email, name: 'Ada' }, terms: 'on' });
+    expect(again.status).toBe(429);
+    contract.response('post', '/sign-up', 429, again.body);
+    expect(again.body.message).toMatch(/\d+ min/);
   });
 });

@@ -94,7 +94,7 @@ describe('desktop app (request_login, loopback redirect)', () => {
     const posted = await browser.post(action, {
       csrf_token: hiddenValue(page.text, 'csrf_token') ?? '',
       identifier: person.email,
-      password: person.password,
+      password: person.password!,
       method: 'password',
     });
     expect(posted.status).toBe(303);

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { publicClient, type Client } from './clients.ts';
 import type { Context } from './context.ts';
 import { HydraError, missingQuery, notFound, oauthError } from './errors.ts';
-import { aliasFlow, flowBy, newSecretToken, requestExpired, saveFlow, type Flow, type Rejection } from './flows.ts';
+import { flowBy, newSecretToken, requestExpired, type Flow, type Rejection, type Verdict } from './flows.ts';
 import { goEncode, readJson, sendJson } from './http.ts';
 
 const expired = (what: string) => oauthError('request_unauthorized', `The ${what} request has expired, please try again.`);
@@ -44,7 +44,7 @@ export async function handleLoginConsentRequests(req: IncomingMessage, res: Serv
   if ((action === 'get' && req.method !== 'GET') || (action !== 'get' && req.method !== 'PUT')) return false;
   const challenge = challengeOf(url, kind);
   const flow = flowBy(ctx, `${kind}_challenge:${challenge}`);
-  if (!flow || (kind === 'consent' && flow.consentChallenge !== challenge)) {
+  if (!flow) {
     // Real Hydra v2.3.0 answers a consent accept for a challenge it cannot decode with this odd 400.
     if (kind === 'consent' && action === 'accept') throw new HydraError('error', undefined, { status: 400, description: 'The error is unrecognizable' });
     throw notFound();
@@ -55,9 +55,9 @@ export async function handleLoginConsentRequests(req: IncomingMessage, res: Serv
   if (kind === 'login') {
     if (action === 'get') return (sendJson(res, 200, loginRequest(ctx, flow, challenge)), true);
     const body = await readJson(req);
+    const verdict: Verdict = { flowId: flow.id };
     if (action === 'reject') {
-      flow.loginError = rejectionOf(body, 'login request denied');
-      flow.login = undefined;
+      verdict.loginError = rejectionOf(body, 'login request denied');
     } else {
       const subject = typeof body.subject === 'string' ? body.subject : '';
       if (subject === '') throw oauthError('invalid_request', "Field 'subject' must not be empty.");
@@ -65,8 +65,7 @@ export async function handleLoginConsentRequests(req: IncomingMessage, res: Serv
         // Another person than the remembered one: Hydra restarts the request with a forced login.
         return (sendJson(res, 200, { redirect_to: `${ctx.publicUrl}/oauth2/auth?${goEncode({ ...flow.params, prompt: 'login' })}` }), true);
       }
-      flow.loginError = undefined;
-      flow.login = {
+      verdict.login = {
         subject,
         remember: flow.loginSkip || body.remember === true,
         rememberFor: typeof body.remember_for === 'number' ? body.remember_for : 0,
@@ -78,21 +77,19 @@ export async function handleLoginConsentRequests(req: IncomingMessage, res: Serv
         forceSubjectIdentifier: typeof body.force_subject_identifier === 'string' ? body.force_subject_identifier : '',
       };
     }
-    flow.loginVerifier = newSecretToken();
-    saveFlow(ctx, flow);
-    aliasFlow(ctx, `login_verifier:${flow.loginVerifier}`, flow);
-    return (sendJson(res, 200, { redirect_to: `${ctx.publicUrl}/oauth2/auth?${goEncode({ ...flow.params, login_verifier: flow.loginVerifier })}` }), true);
+    const verifier = newSecretToken();
+    ctx.store.put('verdict', verifier, verdict, { ref: flow.id });
+    return (sendJson(res, 200, { redirect_to: `${ctx.publicUrl}/oauth2/auth?${goEncode({ ...flow.params, login_verifier: verifier })}` }), true);
   }
 
   if (action === 'get') return (sendJson(res, 200, consentRequest(ctx, flow, challenge)), true);
-  const body = await readJson(req);
+  const body = await consentBody(req);
+  const verdict: Verdict = { flowId: flow.id };
   if (action === 'reject') {
-    flow.consentError = rejectionOf(body, 'consent request denied');
-    flow.consent = undefined;
+    verdict.consentError = rejectionOf(body, 'consent request denied');
   } else {
     const session = object(body.session);
-    flow.consentError = undefined;
-    flow.consent = {
+    verdict.consent = {
       grantScope: stringList(body.grant_scope),
       grantAudience: stringList(body.grant_access_token_audience),
       remember: body.remember === true,
@@ -102,11 +99,23 @@ export async function handleLoginConsentRequests(req: IncomingMessage, res: Serv
       handledAt: new Date(ctx.clock.now()).toISOString(),
     };
   }
-  flow.consentVerifier = newSecretToken();
-  saveFlow(ctx, flow);
-  aliasFlow(ctx, `consent_verifier:${flow.consentVerifier}`, flow);
-  sendJson(res, 200, { redirect_to: `${ctx.publicUrl}/oauth2/auth?${goEncode({ ...flow.params, consent_verifier: flow.consentVerifier })}` });
+  const verifier = newSecretToken();
+  ctx.store.put('verdict', verifier, verdict, { ref: flow.id });
+  sendJson(res, 200, { redirect_to: `${ctx.publicUrl}/oauth2/auth?${goEncode({ ...flow.params, consent_verifier: verifier })}` });
   return true;
+}
+
+/** Real Hydra v2.3.0 answers a malformed consent accept or reject body (or a grant list that is no list) with its unknown-error 400. */
+async function consentBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const unrecognizable = () => new HydraError('error', undefined, { status: 400, description: 'The error is unrecognizable' });
+  let body: Record<string, unknown>;
+  try {
+    body = await readJson(req);
+  } catch {
+    throw unrecognizable();
+  }
+  for (const field of ['grant_scope', 'grant_access_token_audience']) if (body[field] != null && !Array.isArray(body[field])) throw unrecognizable();
+  return body;
 }
 
 function loginRequest(ctx: Context, flow: Flow, challenge: string): Record<string, unknown> {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { grantTypesOf, redirectUriMatches, responseTypesOf, type Client } from './clients.ts';
 import { TTL, type Context } from './context.ts';
 import { HydraError, oauthError } from './errors.ts';
-import { aliasFlow, flowBy, newFlow, newSecretToken, rememberedConsentCovers, saveFlow, splitList, type Flow } from './flows.ts';
+import { aliasFlow, newFlow, newSecretToken, rememberedConsentCovers, saveFlow, splitList, type Flow, type Verdict } from './flows.ts';
 import { clearCookie, cookie, parseCookies, readForm, redirectFound, redirectSeeOther, withQuery } from './http.ts';
 import { murmur3 } from './murmur.ts';
 import { issueToken } from './tokens.ts';
@@ -83,6 +83,7 @@ function newRequest(req: IncomingMessage, res: ServerResponse, ctx: Context, par
   const fail = (error: string, hint: string) => new ClientError(oauthError(error, hint), redirectUri, state);
 
   const responseType = params.response_type ?? '';
+  if (!responseType) throw fail('invalid_request', "`The request is missing the 'response_type' parameter.");
   if (!responseTypesOf(client).includes(responseType))
     throw fail('unsupported_response_type', `The client is not allowed to request response_type '${responseType}'.`);
   if (responseType !== 'code') throw fail('unsupported_response_type', `The embedded stand-in only supports response_type 'code'.`);
@@ -95,9 +96,7 @@ function newRequest(req: IncomingMessage, res: ServerResponse, ctx: Context, par
   const audience = splitList(params.audience);
   for (const a of audience)
     if (!client.audience.includes(a)) throw fail('invalid_request', `Requested audience '${a}' has not been whitelisted by the OAuth 2.0 Client.`);
-  const method = params.code_challenge_method;
-  if (params.code_challenge && method && !['S256', 'plain'].includes(method))
-    throw fail('invalid_request', `The code_challenge_method is not supported, use S256 instead.`);
+  // An unknown code_challenge_method passes here and fails at the token endpoint, as in real Hydra v2.3.0.
   const prompt = splitList(params.prompt);
   for (const p of prompt) if (!PROMPTS.includes(p)) throw fail('invalid_request', `Used unknown value '${params.prompt}' for prompt parameter`);
   if (prompt.includes('none') && prompt.length > 1)
@@ -155,13 +154,15 @@ function csrfCheck(req: IncomingMessage, name: string, expected: string | undefi
 }
 
 function afterLogin(req: IncomingMessage, res: ServerResponse, ctx: Context, verifier: string): void {
-  const flow = flowBy(ctx, `login_verifier:${verifier}`);
-  if (!flow) throw oauthError('access_denied', 'The login verifier has already been used, has not been granted, or is invalid.');
+  const verdict = ctx.store.get<Verdict>('verdict', verifier);
+  const flow = verdict && ctx.store.get<Flow>('flow', verdict.flowId);
+  if (!verdict || !flow) throw oauthError('access_denied', 'The login verifier has already been used, has not been granted, or is invalid.');
   const state = flow.params.state ?? '';
   csrfCheck(req, loginCsrfCookie(flow.clientId), flow.loginCsrf, flow);
-  if (flow.loginError) throw new ClientError(rejection(flow.loginError), flow.redirectUri, state);
+  if (verdict.loginError) throw new ClientError(rejection(verdict.loginError), flow.redirectUri, state);
   const client = ctx.store.get<Client>('client', flow.clientId);
-  const login = flow.login!;
+  const login = verdict.login!;
+  flow.login = login;
   if (!client) throw oauthError('invalid_client', 'The requested OAuth 2.0 Client does not exist.');
 
   const cookies: string[] = [];
@@ -181,8 +182,8 @@ function afterLogin(req: IncomingMessage, res: ServerResponse, ctx: Context, ver
     };
     saveLoginSession(ctx, session);
     flow.authenticatedAt = now;
-    if (login.remember) cookies.push(cookie(SESSION_COOKIE, session.id, lifespanMs / 1000, now));
-    else if (current) cookies.push(clearCookie(SESSION_COOKIE));
+    // remember=false: Hydra always answers with the remember cookie removed.
+    cookies.push(login.remember ? cookie(SESSION_COOKIE, session.id, lifespanMs / 1000, now) : clearCookie(SESSION_COOKIE));
   } else if (login.extendSessionLifespan) {
     const session = ctx.store.get<LoginSession>('login_session', flow.sessionId);
     const lifespanMs = login.rememberFor > 0 ? Math.min(login.rememberFor * 1000, TTL.authenticationSessionMs) : TTL.authenticationSessionMs;
@@ -203,6 +204,7 @@ function afterLogin(req: IncomingMessage, res: ServerResponse, ctx: Context, ver
   flow.consentCsrf = newSecretToken();
   flow.consentSkip = consentSkip;
   flow.consentRequestedAt = now;
+  flow.consentRequestId = randomUUID();
   flow.consent = undefined;
   flow.consentError = undefined;
   saveFlow(ctx, flow);
@@ -218,14 +220,16 @@ function rejection(rejected: { error: string; error_description: string; status_
 }
 
 function afterConsent(req: IncomingMessage, res: ServerResponse, ctx: Context, verifier: string): void {
-  const flow = flowBy(ctx, `consent_verifier:${verifier}`);
-  if (!flow || flow.consentVerifier !== verifier)
-    throw oauthError('access_denied', 'The consent verifier has already been used, has not been granted, or is invalid.');
+  const verdict = ctx.store.get<Verdict>('verdict', verifier);
+  const flow = verdict && ctx.store.get<Flow>('flow', verdict.flowId);
+  if (!verdict || !flow) throw oauthError('access_denied', 'The consent verifier has already been used, has not been granted, or is invalid.');
   const state = flow.params.state ?? '';
   csrfCheck(req, consentCsrfCookie(flow.clientId), flow.consentCsrf, flow);
-  if (flow.consentUsed) throw new ClientError(oauthError('access_denied', 'The consent verifier has already been used.'), flow.redirectUri, state);
-  if (flow.consentError) throw new ClientError(rejection(flow.consentError), flow.redirectUri, state);
-  const consent = flow.consent!;
+  if (verdict.used) throw new ClientError(oauthError('access_denied', 'The consent verifier has already been used.'), flow.redirectUri, state);
+  ctx.store.put('verdict', verifier, { ...verdict, used: true }, { ref: flow.id });
+  if (verdict.consentError) throw new ClientError(rejection(verdict.consentError), flow.redirectUri, state);
+  const consent = verdict.consent!;
+  flow.consent = consent;
   flow.consentUsed = true;
   saveFlow(ctx, flow);
   const { value: code } = issueToken(

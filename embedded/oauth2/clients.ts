@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { applyPatch, type Operation } from 'rfc6902';
 import { HydraError, oauthError, resourceNotFound } from './errors.ts';
-import { readBody, readJson, sendEmpty, sendJson } from './http.ts';
+import { readBody, sendEmpty, sendJson } from './http.ts';
 import type { Context } from './context.ts';
 import { newOpaqueToken } from './tokens.ts';
 
@@ -78,7 +78,7 @@ const metadataError = (hint: string) =>
 function validUri(uri: string): boolean {
   try {
     const url = new URL(uri);
-    return url.hash === '';
+    return Boolean(url.protocol);
   } catch {
     return false;
   }
@@ -90,11 +90,16 @@ export function clientFromBody(body: Record<string, unknown>, nowIso: string, ex
   const method = text(body.token_endpoint_auth_method) || 'client_secret_basic';
   const redirectUris = strings(body.redirect_uris, 'redirect_uris');
   const postLogout = strings(body.post_logout_redirect_uris, 'post_logout_redirect_uris');
-  for (const uri of [...redirectUris, ...postLogout])
+  for (const uri of [...redirectUris, ...postLogout]) {
+    if (uri.includes('#'))
+      throw new HydraError('invalid_redirect_uri', undefined, {
+        description: 'The value of one or more redirect_uris is invalid. Redirect URIs must not contain fragments (#).',
+      });
     if (!validUri(uri))
       throw new HydraError('invalid_redirect_uri', undefined, {
         description: `The value of one or more redirect_uris is invalid. Unable to parse redirect URL: ${uri}`,
       });
+  }
   let secret = text(body.client_secret) || existing?.client_secret;
   if (method === 'none') secret = undefined;
   else if (!secret) secret = randomBytes(24).toString('base64url');
@@ -163,13 +168,30 @@ export function secretMatches(client: Client, secret: string): boolean {
 }
 
 const PAGE_SIZE_DEFAULT = 250;
+/** Lists a create or replace answer echoes as null when the request left them out (reads show []). */
+const ABSENT_AS_NULL = ['redirect_uris', 'grant_types', 'response_types', 'contacts'] as const;
+
+/** A client body; malformed JSON gets Hydra's (herodot's) decode error, not the OAuth2 one. */
+async function clientBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const text = await readBody(req);
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    throw new Error('expected a JSON object');
+  } catch (error) {
+    throw new HydraError('The request was malformed or contained invalid parameters', undefined, {
+      status: 400,
+      description: `Unable to decode the request body: ${(error as Error).message}`,
+    });
+  }
+}
 
 export async function handleClients(req: IncomingMessage, res: ServerResponse, path: string, ctx: Context): Promise<boolean> {
   const url = new URL(req.url ?? '/', 'http://admin');
   const nowIso = () => new Date(ctx.clock.now()).toISOString();
   if (path === '/admin/clients') {
     if (req.method === 'POST') {
-      const body = await readJson(req);
+      const body = await clientBody(req);
       const client = clientFromBody(body, nowIso());
       if (ctx.store.get<Client>('client', client.client_id)) {
         throw new HydraError('Unable to insert or update resource because a resource with that value exists already', undefined, {
@@ -180,9 +202,8 @@ export async function handleClients(req: IncomingMessage, res: ServerResponse, p
       ctx.store.put('client', client.client_id, client, { clientId: client.client_id });
       // The create answer echoes absent lists as null, as Hydra's does; reads show [] afterwards.
       const shown = { ...publicClient(client), client_secret: client.client_secret };
-      for (const field of ['redirect_uris', 'grant_types', 'response_types', 'contacts'] as const)
-        if (body[field] === undefined) (shown as Record<string, unknown>)[field] = null;
-      const ordered = orderCreated(shown, ctx, client.client_id);
+      for (const field of ABSENT_AS_NULL) if (body[field] === undefined) (shown as Record<string, unknown>)[field] = null;
+      const ordered = orderCreated(shown, ctx, body.client_id ? client.client_id : '');
       sendJson(res, 201, ordered, { Location: `/admin/clients/${encodeURIComponent(client.client_id)}` });
       return true;
     }
@@ -220,12 +241,15 @@ export async function handleClients(req: IncomingMessage, res: ServerResponse, p
       sendEmpty(res, 204);
       return true;
     case 'PUT': {
-      const client = clientFromBody(await readJson(req), nowIso(), existing);
+      const body = await clientBody(req);
+      const client = clientFromBody(body, nowIso(), existing);
       ctx.store.put('client', id, client, { clientId: id });
-      sendJson(res, 200, {
+      const shown: Record<string, unknown> = {
         ...publicClient(client),
         ...(client.client_secret && client.client_secret !== existing.client_secret ? { client_secret: client.client_secret } : {}),
-      });
+      };
+      for (const field of ABSENT_AS_NULL) if (body[field] === undefined) shown[field] = null;
+      sendJson(res, 200, shown);
       return true;
     }
     case 'PATCH': {
@@ -253,6 +277,7 @@ function orderCreated(shown: Record<string, unknown>, ctx: Context, id: string):
     out[key] = value;
     if (key === 'metadata') {
       out.registration_access_token = newOpaqueToken('at', ctx.secret);
+      // Real Hydra builds it before it generates an id: empty unless the caller chose one.
       out.registration_client_uri = `${ctx.publicUrl}/oauth2/register/${encodeURIComponent(id)}`;
     }
   }

@@ -18,6 +18,8 @@ export interface Context {
   /** HMAC secret of the opaque tokens' signatures (kept in the database). */
   secret: Buffer;
   key: SigningKey;
+  /** The public keys /.well-known/jwks.json lists. */
+  publishedKeys: Record<string, unknown>[];
   identityProviderAdminUrl?: string;
   revokeClientTokens(clientId: string): void;
 }

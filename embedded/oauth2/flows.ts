@@ -61,8 +61,23 @@ export type Flow = {
   consentError?: Rejection;
   consentVerifier?: string;
   consentUsed?: boolean;
+  /** The id Hydra gives a handled consent (consent sessions' `consent_request.challenge`). */
+  consentRequestId?: string;
   /** Consent revoked through the admin API (no longer listed, no longer covers a request). */
   revoked?: boolean;
+};
+
+/**
+ * What one accept or reject decided, under its verifier. Real Hydra v2.3.0 carries the decision in the
+ * verifier itself, so a challenge can be decided again and each verifier keeps its own outcome.
+ */
+export type Verdict = {
+  flowId: string;
+  login?: LoginResult;
+  loginError?: Rejection;
+  consent?: ConsentResult;
+  consentError?: Rejection;
+  used?: boolean;
 };
 
 export const newSecretToken = () => randomBytes(32).toString('base64url');

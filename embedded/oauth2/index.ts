@@ -65,6 +65,7 @@ export async function startOAuth2Provider(options: StartOAuth2ProviderOptions): 
   const publicUrl = `http://${hostname}:${publicPort}`;
   const adminUrl = `http://${hostname}:${adminPort}`;
 
+  const idTokenKey = loadSigningKey(store, 'id-token');
   const ctx: Context = {
     store,
     clock,
@@ -73,7 +74,8 @@ export async function startOAuth2Provider(options: StartOAuth2ProviderOptions): 
     adminUrl,
     urls: options.urls,
     secret: loadSecret(store),
-    key: loadSigningKey(store),
+    key: idTokenKey,
+    publishedKeys: [idTokenKey.publicJwk, loadSigningKey(store, 'access-token').publicJwk],
     identityProviderAdminUrl: options.identityProviderAdminUrl,
     revokeClientTokens(clientId) {
       for (const row of store.findWithIds<TokenRecord>('token', { clientId })) if (row.data.active) saveToken(ctx, row.id, { ...row.data, active: false });
@@ -119,17 +121,17 @@ async function routePublic(req: IncomingMessage, res: ServerResponse, ctx: Conte
   if (path === '/userinfo' && getOrPost) return (await handleUserinfo(req, res, ctx), true);
   if (path === '/oauth2/sessions/logout' && getOrPost) return (await handlePublicLogout(req, res, ctx), true);
   if (path === '/oauth2/revoke' && req.method === 'POST') return (await handleRevoke(req, res, ctx), true);
-  if ((path === '/.well-known/openid-configuration' || path === '/.well-known/oauth-authorization-server') && get)
-    return (sendJson(res, 200, discovery(ctx)), true);
+  // v2.3.0 has no /.well-known/oauth-authorization-server yet.
+  if (path === '/.well-known/openid-configuration' && get) return (sendJson(res, 200, discovery(ctx)), true);
   if (path === '/.well-known/jwks.json' && get) return (sendJson(res, 200, jwks(ctx)), true);
-  if (HEALTH.includes(path) && get) return (sendJson(res, 200, { status: 'ok' }), true);
+  if (HEALTH.includes(path) && get) return (sendHealth(res), true);
   return false;
 }
 
 async function routeAdmin(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<boolean> {
   const url = new URL(req.url ?? '/', ctx.adminUrl);
   const path = url.pathname;
-  if (HEALTH.includes(path) && req.method === 'GET') return (sendJson(res, 200, { status: 'ok' }), true);
+  if (HEALTH.includes(path) && req.method === 'GET') return (sendHealth(res), true);
   if (!path.startsWith('/admin/')) {
     // Hydra's admin port sends a path without the prefix to the prefixed one.
     res.writeHead(307, { Location: `${ctx.adminUrl}/admin${path}${url.search}`, 'Content-Type': 'text/html; charset=utf-8' });
@@ -141,6 +143,12 @@ async function routeAdmin(req: IncomingMessage, res: ServerResponse, ctx: Contex
   if (await handleLoginConsentRequests(req, res, path, ctx)) return true;
   if (await handleAdminLogout(req, res, path, ctx)) return true;
   return handleSessionsAdmin(req, res, path, ctx);
+}
+
+/** Hydra's health answers carry no Cache-Control. */
+function sendHealth(res: ServerResponse): void {
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.end('{"status":"ok"}');
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID, createPublicKey } from 'node:crypto';
 import { compactVerify } from 'jose';
 import { publicClient, type Client } from './clients.ts';
-import type { Context } from './context.ts';
+import { TTL, type Context } from './context.ts';
 import { HydraError, notFound, oauthError, resourceNotFound } from './errors.ts';
 import { clearCookie, readForm, redirectFound, sendEmpty, sendJson, withQuery } from './http.ts';
 import { currentLoginSession, SESSION_COOKIE, type LoginSession } from './login-sessions.ts';
@@ -24,6 +24,9 @@ type LogoutRequest = {
   finalUrl: string;
   accepted: boolean;
   used: boolean;
+  /** OP-initiated requests only: real Hydra v2.3.0 shows null times for RP-initiated ones. */
+  requestedAt?: string;
+  expiresAt?: string;
 };
 
 const IDENTITY_PROVIDER_TIMEOUT_MS = 5000;
@@ -66,6 +69,8 @@ async function startLogout(req: IncomingMessage, res: ServerResponse, ctx: Conte
       rpInitiated: false,
       clientId: null,
       finalUrl: ctx.urls.postLogout,
+      requestedAt: new Date(ctx.clock.now()).toISOString(),
+      expiresAt: new Date(ctx.clock.now() + TTL.loginConsentRequestMs).toISOString(),
     });
   }
   const claims = await verifyHint(ctx, hint);
@@ -91,12 +96,14 @@ async function startLogout(req: IncomingMessage, res: ServerResponse, ctx: Conte
 
 async function verifyHint(ctx: Context, hint: string): Promise<Record<string, unknown>> {
   let claims: Record<string, unknown>;
+  // go-jose's words, which real Hydra passes on as the hint.
+  if (hint.split('.').length !== 3) throw oauthError('invalid_request', 'go-jose/go-jose: compact JWS format must have three parts');
   try {
     // An expired ID token is still a valid hint, so only the signature is checked here.
     const { payload } = await compactVerify(hint, createPublicKey(ctx.key.privateKey));
     claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
   } catch {
-    throw oauthError('invalid_request', 'Logout failed because the id_token_hint could not be verified.');
+    throw oauthError('invalid_request', 'go-jose/go-jose: error in cryptographic primitive');
   }
   if (claims.iss !== ctx.issuer) throw oauthError('invalid_request', 'Logout failed because issuer claim value does not match the issuer of this server.');
   if (typeof claims.iat === 'number' && claims.iat * 1000 > ctx.clock.now() + 60_000)
@@ -153,10 +160,13 @@ export async function handleAdminLogout(req: IncomingMessage, res: ServerRespons
     ctx.store.delete('logout', challenge);
     return (sendEmpty(res, 204), true);
   }
+  const verifierUrl = `${ctx.publicUrl}/oauth2/sessions/logout?logout_verifier=${request.verifier}`;
+  // Accepting again after use answers the same verifier (real Hydra v2.3.0); reading it is 410.
+  if (action === 'accept' && request.used) return (sendJson(res, 200, { redirect_to: verifierUrl }), true);
   if (request.used) return (sendJson(res, 410, { redirect_to: request.requestUrl }), true);
   if (action === 'accept') {
     ctx.store.put('logout', challenge, { ...request, accepted: true }, { subject: request.subject });
-    return (sendJson(res, 200, { redirect_to: `${ctx.publicUrl}/oauth2/sessions/logout?logout_verifier=${request.verifier}` }), true);
+    return (sendJson(res, 200, { redirect_to: verifierUrl }), true);
   }
   const client = request.clientId ? ctx.store.get<Client>('client', request.clientId) : undefined;
   sendJson(res, 200, {
@@ -165,8 +175,8 @@ export async function handleAdminLogout(req: IncomingMessage, res: ServerRespons
     ...(request.sid ? { sid: request.sid } : {}),
     request_url: request.requestUrl,
     rp_initiated: request.rpInitiated,
-    expires_at: null,
-    requested_at: null,
+    expires_at: request.expiresAt ?? null,
+    requested_at: request.requestedAt ?? null,
     client: client ? publicClient(client) : null,
   });
   return true;

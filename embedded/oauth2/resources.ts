@@ -48,12 +48,13 @@ export async function handleRevoke(req: IncomingMessage, res: ServerResponse, ct
 
 export async function handleIntrospect(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
   const form = await readForm(req);
-  const value = form.get('token') ?? '';
-  if (!value) throw oauthError('invalid_request', 'The POST body can not be empty.');
-  const found = findToken(ctx, value);
+  if (!form.has('token')) throw oauthError('invalid_request', 'The POST body can not be empty.');
+  const found = findToken(ctx, form.get('token')!);
   const scope = (form.get('scope') ?? '').split(' ').filter(Boolean);
   const record = found?.record;
-  if (!record || record.kind === 'ac' || !isLive(ctx, record) || !scope.every((s) => record.scope.includes(s))) return sendJson(res, 200, { active: false });
+  if (!record || record.kind === 'ac' || !isLive(ctx, record) || !scope.every((s) => record.scope.includes(s))) {
+    return sendJson(res, 200, { active: false }, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+  }
   const seconds = (ms: number) => Math.floor(ms / 1000);
   sendJson(res, 200, {
     active: true,
@@ -116,4 +117,4 @@ export function discovery(ctx: Context): Record<string, unknown> {
   };
 }
 
-export const jwks = (ctx: Context) => ({ keys: [ctx.key.publicJwk] });
+export const jwks = (ctx: Context) => ({ keys: ctx.publishedKeys });

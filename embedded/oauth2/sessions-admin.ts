@@ -33,7 +33,7 @@ export function handleSessionsAdmin(req: IncomingMessage, res: ServerResponse, p
           remember_for: consent.rememberFor,
           handled_at: consent.handledAt,
           context: Object.keys(consent.context).length ? consent.context : (flow.login?.context ?? {}),
-          consent_request: consentRequest(ctx, flow, flow.id),
+          consent_request: consentRequest(ctx, flow, flow.consentRequestId ?? flow.id),
         };
       });
       sendJson(res, 200, list);

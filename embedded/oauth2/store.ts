@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export type Kind = 'client' | 'flow' | 'login_session' | 'token' | 'logout' | 'key' | 'alias';
+export type Kind = 'client' | 'flow' | 'verdict' | 'login_session' | 'token' | 'logout' | 'key' | 'alias';
 
 export type Columns = { subject?: string; clientId?: string; ref?: string; expiresAt?: number };
 

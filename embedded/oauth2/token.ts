@@ -51,7 +51,10 @@ export function authenticateClient(req: IncomingMessage, form: URLSearchParams, 
 }
 
 export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
-  if (req.method !== 'POST') return sendTokenError(res, oauthError('invalid_request', 'HTTP method is GET but expected POST.'));
+  if (req.method !== 'POST') {
+    res.writeHead(405, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    return void res.end('Method Not Allowed\n');
+  }
   const form = await readForm(req);
   try {
     const client = authenticateClient(req, form, ctx);
@@ -92,6 +95,8 @@ async function exchangeCode(ctx: Context, client: Client, form: URLSearchParams)
     throw oauthError('invalid_grant', "The 'redirect_uri' from this request does not match the one from the authorize request.");
   }
   if (code.codeChallenge) {
+    if (!['S256', 'plain'].includes(code.codeChallengeMethod ?? 'plain'))
+      throw oauthError('invalid_request', 'The code_challenge_method is not supported, use S256 instead.');
     const verifier = form.get('code_verifier') ?? '';
     if (verifier.length < 43 || verifier.length > 128) throw oauthError('invalid_grant', 'The PKCE code verifier must be at least 43 characters.');
     if (codeChallengeOf(verifier, code.codeChallengeMethod ?? 'plain') !== code.codeChallenge) {
@@ -109,15 +114,23 @@ async function exchangeCode(ctx: Context, client: Client, form: URLSearchParams)
 
 async function refresh(ctx: Context, client: Client, form: URLSearchParams): Promise<Record<string, unknown>> {
   const found = findToken(ctx, form.get('refresh_token') ?? '');
-  if (!found || found.record.kind !== 'rt' || !found.record.active) throw oauthError('invalid_grant', 'The refresh token is malformed or not valid.');
+  if (!found || found.record.kind !== 'rt') throw oauthError('invalid_grant', 'The refresh token is malformed or not valid.');
   const { id, record } = found;
+  if (!record.active) {
+    // A rotated-out refresh token used again: Hydra treats it as stolen and ends the whole chain.
+    if (record.used) {
+      revokeGrant(ctx, record.flowId);
+      throw oauthError('invalid_grant', 'The refresh token was already used.');
+    }
+    throw oauthError('invalid_grant', 'The refresh token is malformed or not valid.');
+  }
   if (record.expiresAt <= ctx.clock.now()) throw oauthError('invalid_grant', 'The refresh token expired.');
   if (record.clientId !== client.client_id)
     throw oauthError('invalid_grant', 'The OAuth 2.0 Client ID from this request does not match the ID during the initial token issuance.');
   // Rotation: the used refresh token and the access tokens of the grant end here.
-  saveToken(ctx, id, { ...record, active: false });
+  saveToken(ctx, id, { ...record, active: false, used: true });
   revokeGrant(ctx, record.flowId, ['at']);
-  return issueTokens(ctx, client, record, undefined);
+  return issueTokens(ctx, client, record, record.nonce);
 }
 
 async function clientCredentials(ctx: Context, client: Client, form: URLSearchParams): Promise<Record<string, unknown>> {
@@ -151,6 +164,8 @@ async function issueTokens(ctx: Context, client: Client, grant: TokenRecord, non
     audience: grant.audience,
     ext: grant.ext,
     idClaims: {},
+    // Kept for the ID tokens of later refreshes, which repeat it (as real Hydra's do).
+    ...(nonce ? { nonce } : {}),
   };
   const access = issueToken(ctx, { ...base, kind: 'at' }, TTL.accessTokenMs);
   const refreshToken = refreshAllowed(client, grant.scope) ? issueToken(ctx, { ...base, kind: 'rt' }, TTL.refreshTokenMs).value : undefined;

@@ -89,13 +89,17 @@ export function revokeGrant(ctx: Context, flowId: string, kinds: TokenKind[] = [
   }
 }
 
-/** The ID-token key (Hydra's `hydra.openid.id-token` set): made once, kept in the database. */
-export function loadSigningKey(store: OAuth2Store): SigningKey {
-  let stored = store.get<{ kid: string; pkcs8: string }>('key', 'id-token');
+/**
+ * A signing key made once and kept in the database: `id-token` (Hydra's `hydra.openid.id-token` set)
+ * signs ID tokens; `access-token` (`hydra.jwt.access-token`) is only published, as real Hydra's JWKS
+ * lists both.
+ */
+export function loadSigningKey(store: OAuth2Store, set: 'id-token' | 'access-token' = 'id-token'): SigningKey {
+  let stored = store.get<{ kid: string; pkcs8: string }>('key', set);
   if (!stored) {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     stored = { kid: randomUUID(), pkcs8: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
-    store.put('key', 'id-token', stored);
+    store.put('key', set, stored);
   }
   const privateKey = createPrivateKey(stored.pkcs8);
   const jwk = createPublicKey(privateKey).export({ format: 'jwk' }) as Record<string, unknown>;

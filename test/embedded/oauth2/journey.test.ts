@@ -195,10 +195,20 @@ describe('refresh tokens and public clients', () => {
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).toMatch(/^ory_rt_/);
     expect(refreshed.body.refresh_token).not.toBe(tokens.body.refresh_token);
-    expect(claimsOf(refreshed.body.id_token).sub).toBe('user-1');
+    expect(claimsOf(refreshed.body.id_token)).toMatchObject({ sub: 'user-1', nonce: 'nonce-12345' });
+    const active = async (value: string) => {
+      const response = await fetch(`${h.provider.adminUrl}/admin/oauth2/introspect`, { method: 'POST', body: new URLSearchParams({ token: value }) });
+      return ((await response.json()) as { active: boolean }).active;
+    };
+    expect(await active(tokens.body.access_token)).toBe(false);
+    expect(await active(tokens.body.refresh_token)).toBe(false);
+    expect(await active(refreshed.body.access_token)).toBe(true);
+    // The rotated-out refresh token used again: the whole chain ends.
     const replay = await token(h.provider, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token }, client);
     expect(replay.status).toBe(400);
-    expect(replay.body.error).toBe('invalid_grant');
+    expect(replay.body.error_description).toMatch(/The refresh token was already used\.$/);
+    expect(await active(refreshed.body.access_token)).toBe(false);
+    expect(await active(refreshed.body.refresh_token)).toBe(false);
 
     const codeOnly = await createClient(h.provider, { grant_types: ['authorization_code'] });
     const round = await runFlow(h.provider, newBrowser(h.provider), codeOnly.id);

@@ -54,8 +54,12 @@ function asRelayed(value: unknown): unknown {
   return out;
 }
 
-/** The provider's answer; `status` as Go's Response.Status writes it (the debug of Kratos's errors). */
-type Answer = { status: number; statusLine: string; body: unknown };
+/**
+ * The provider's answer. `debug` is what Kratos keeps as its error's debug: hydra-client-go's error text,
+ * the status line (Go's Response.Status) when the body decoded, "undefined response type" when the
+ * answer was not JSON.
+ */
+type Answer = { status: number; debug: string; body: unknown };
 
 async function call(svc: Service, method: 'GET' | 'PUT', path: string, challenge: string, body?: unknown): Promise<Answer | undefined> {
   const url = `${adminUrl(svc)}${path}?login_challenge=${encodeURIComponent(challenge)}`;
@@ -70,13 +74,16 @@ async function call(svc: Service, method: 'GET' | 'PUT', path: string, challenge
       signal: AbortSignal.timeout(OAUTH2_ADMIN_TIMEOUT_MS),
     });
     const text = await response.text();
+    // v1.3.1's HTTP client retries a 5xx and then gives up without an answer: Kratos reports no status.
+    if (response.status >= 500) return undefined;
+    const json = /\bjson\b/i.test(response.headers.get('content-type') ?? '');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = json ? JSON.parse(text) : undefined;
     } catch {
       parsed = undefined;
     }
-    return { status: response.status, statusLine: `${response.status} ${response.statusText}`, body: parsed };
+    return { status: response.status, debug: json ? `${response.status} ${response.statusText}` : 'undefined response type', body: parsed };
   } catch {
     // No answer at all (refused, timed out): Kratos then has no status to report.
     return undefined;
@@ -99,14 +106,12 @@ function details(answer: Answer, redirectStatus?: number): Record<string, unknow
   return d;
 }
 
-/** hydra.GetLoginRequest: the provider's login request, or Kratos's error (400, or 500 for a 5xx or no answer). */
+/** hydra.GetLoginRequest: the provider's login request, or Kratos's error (400; 500 when there was no answer or a 5xx). */
 export async function getLoginRequest(svc: Service, challenge: string): Promise<Record<string, unknown>> {
   const answer = await call(svc, 'GET', '/admin/oauth2/auth/requests/login', challenge);
   const reason = 'Unable to get OAuth 2.0 Login Challenge.';
   if (!answer) throw new KratosError(500, { reason });
-  if (answer.status >= 300) {
-    throw new KratosError(answer.status >= 500 ? 500 : 400, { reason, details: details(answer, 410), debug: answer.statusLine });
-  }
+  if (answer.status >= 300) throw new KratosError(400, { reason, details: details(answer, 410), debug: answer.debug });
   if (typeof answer.body !== 'object' || answer.body === null) throw new KratosError(500, { reason });
   return asRelayed(answer.body) as Record<string, unknown>;
 }
@@ -127,7 +132,7 @@ export async function acceptLoginRequest(svc: Service, challenge: string, sessio
   const answer = await call(svc, 'PUT', '/admin/oauth2/auth/requests/login/accept', challenge, body);
   const reason = 'Unable to accept OAuth 2.0 Login Challenge.';
   if (!answer) throw new KratosError(500, { reason });
-  if (answer.status >= 300) throw new KratosError(500, { reason, details: details(answer), debug: answer.statusLine });
+  if (answer.status >= 300) throw new KratosError(500, { reason, details: details(answer), debug: answer.debug });
   const redirectTo = (answer.body as { redirect_to?: unknown } | undefined)?.redirect_to;
   if (typeof redirectTo !== 'string') throw new KratosError(500, { reason });
   return redirectTo;

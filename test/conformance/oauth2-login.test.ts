@@ -9,7 +9,9 @@ import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { allowedDifferences } from './allowed-differences.ts';
 import { Client, type Exchange, type Recording } from './client.ts';
 import { compareRecordings, formatDifferences, judge } from './compare.ts';
-import type { ScenarioContext } from './harness.ts';
+import type { Fixture, ScenarioContext } from './harness.ts';
+import { merge } from '../../embedded/identity/config.ts';
+import { oidcFixture } from './scenarios/oidc-steps.ts';
 import { normaliseRecording, normaliseText, type Placeholders } from './normalise.ts';
 import { oauth2LoginScenarios, type OAuth2Context } from './scenarios/oauth2-login.ts';
 import { startOAuth2Pair, startPair, type OAuth2Pair, type OAuth2Target, type Pair, type RunningTarget } from './targets.ts';
@@ -52,16 +54,23 @@ async function runOn(target: RunningTarget & Partial<OAuth2Target>, run: (ctx: O
 describe('conformance: oauth2 login (Kratos with oauth2_provider.url, real Hydra)', () => {
   let wired: OAuth2Pair | undefined;
   let unwired: Pair | undefined;
+  let social: Fixture | undefined;
   beforeAll(async () => {
     [wired, unwired] = await Promise.all([startOAuth2Pair(), startPair()]);
   });
   afterAll(async () => {
     await Promise.all([wired?.close(), unwired?.close()]);
+    await social?.close();
   });
 
   for (const scenario of oauth2LoginScenarios) {
     it(scenario.name, async () => {
-      const own = scenario.config ? await (scenario.unwired ? startPair(scenario.config) : startOAuth2Pair(scenario.config)) : undefined;
+      let own: Pair | OAuth2Pair | undefined;
+      if (scenario.social) {
+        social ??= await oidcFixture();
+        own = await startOAuth2Pair(merge(social.config, scenario.config));
+        social.pairStarted(own);
+      } else if (scenario.config) own = await (scenario.unwired ? startPair(scenario.config) : startOAuth2Pair(scenario.config));
       const pair: Pair | OAuth2Pair = own ?? (scenario.unwired ? unwired! : wired!);
       try {
         const [a, b] = await Promise.all([runOn(pair.standIn, scenario.run), runOn(pair.kratos, scenario.run)]);

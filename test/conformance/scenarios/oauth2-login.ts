@@ -6,6 +6,7 @@
 import type { Client } from '../client.ts';
 import type { ScenarioContext } from '../harness.ts';
 import type { ScenarioConfig } from '../targets.ts';
+import { atProvider, providerAccount, socialSignIn, submitOidc } from './oidc-steps.ts';
 import { asFlow, createFlow, getFlow, mailedCode, newIdentity, signIn, STRONG_PASSWORD, submitForm, submitJson, uniqueEmail } from './steps.ts';
 
 export type OAuth2Context = ScenarioContext & { hydra: { publicUrl: string; adminUrl: string } };
@@ -15,6 +16,8 @@ export type OAuth2Scenario = {
   config?: ScenarioConfig;
   /** Run on services without oauth2_provider.url (and without Hydra). */
   unwired?: boolean;
+  /** With the embedded sign-in providers (oidcFixture), on services of its own. */
+  social?: boolean;
   run(ctx: OAuth2Context): Promise<void>;
 };
 
@@ -68,6 +71,12 @@ async function storedError(ctx: OAuth2Context, browser: Client, location: string
   const id = location ? new URL(location).searchParams.get('id') : null;
   if (!id) throw new Error(`expected a redirect to the error UI, got ${location ?? 'none'}`);
   await browser.getJson(ctx.pub(`/self-service/errors?id=${id}`));
+}
+
+/** The browser signs out of the identity service (its logout flow), not recorded. */
+async function signOut(ctx: OAuth2Context, browser: Client): Promise<void> {
+  const logout = await browser.getJson(ctx.pub('/self-service/logout/browser'), { record: false });
+  await browser.get(String((logout.body as { logout_url?: unknown }).logout_url), { record: false });
 }
 
 const SIGN_IN_ON_SIGN_UP: ScenarioConfig = { selfservice: { flows: { registration: { after: { password: { hooks: [{ hook: 'session' }] } } } } } };
@@ -182,6 +191,53 @@ export const oauth2LoginScenarios: OAuth2Scenario[] = [
       await browser.getJson(ctx.pub(`/self-service/registration/browser?login_challenge=${enc(challenge)}&return_to=${enc(`${ctx.target.appUrl}/x`)}`));
       const answer = await submitJson(browser, flow, { method: 'password', identifier: identity.email, password: STRONG_PASSWORD });
       await throughConsent(ctx, browser, redirectOf(answer.body));
+    },
+  },
+  {
+    name: 'oauth2: Hydra remembers one identity, another signs in — the accept answers a redirect_to with prompt=login (JSON 422, browser 303)',
+    async run(ctx) {
+      const [first, second] = [await newIdentity(ctx), await newIdentity(ctx)];
+      const clientId = await oauth2Client(ctx);
+      const browser = ctx.browser();
+      const flow = await createFlow(ctx, browser, 'login', `?login_challenge=${enc(await challengeFor(ctx, browser, clientId))}`, { record: false });
+      const signedIn = await submitJson(browser, flow, { method: 'password', identifier: first.email, password: STRONG_PASSWORD }, { record: false });
+      await throughConsent(ctx, browser, redirectOf(signedIn.body));
+      // Signed out of the identity service only: Hydra still remembers the first identity (skip=true), and
+      // answers an accept for another subject with a new authorization that asks for a login.
+      await signOut(ctx, browser);
+      const json = await createFlow(ctx, browser, 'login', `?login_challenge=${enc(await challengeFor(ctx, browser, clientId))}`);
+      await submitJson(browser, json, { method: 'password', identifier: second.email, password: STRONG_PASSWORD });
+      await signOut(ctx, browser);
+      const form = await createFlow(ctx, browser, 'login', `?login_challenge=${enc(await challengeFor(ctx, browser, clientId))}`);
+      await submitForm(browser, form, { identifier: second.email, password: STRONG_PASSWORD, method: 'password' });
+    },
+  },
+  {
+    name: 'oauth2 + social: a new account signs up from a login flow for a challenge (the sign-up keeps it) — 303 to Hydra',
+    social: true,
+    async run(ctx) {
+      const email = providerAccount('google');
+      const clientId = await oauth2Client(ctx);
+      const browser = ctx.browser();
+      const flow = await createFlow(ctx, browser, 'login', `?login_challenge=${enc(await challengeFor(ctx, browser, clientId))}`);
+      const { authorizeUrl } = await submitOidc(browser, flow, { method: 'oidc', provider: 'google' }, 'form');
+      const callback = await atProvider(browser, authorizeUrl, { email });
+      await browser.getJson(ctx.pub('/sessions/whoami'));
+      await throughConsent(ctx, browser, callback.location ?? '');
+    },
+  },
+  {
+    name: 'oauth2 + social: a sign-up flow for a challenge, the account exists — the login it turns into has no challenge (v1.3.1), nothing accepted',
+    social: true,
+    async run(ctx) {
+      const email = providerAccount('google');
+      await socialSignIn(ctx, ctx.browser(), 'login', 'google', email, { record: false });
+      const clientId = await oauth2Client(ctx);
+      const browser = ctx.browser();
+      const flow = await createFlow(ctx, browser, 'registration', `?login_challenge=${enc(await challengeFor(ctx, browser, clientId))}`);
+      const { authorizeUrl } = await submitOidc(browser, flow, { method: 'oidc', provider: 'google' }, 'form');
+      await atProvider(browser, authorizeUrl, { email });
+      await browser.getJson(ctx.pub('/sessions/whoami'));
     },
   },
   {

@@ -3,6 +3,8 @@
 // overridable by the app's own variable.
 import { GSI_CLIENT_PATH, LOCAL_PORTS, PROFILES, PROVIDER_IDS, startFakeProviders, type FakeProviders } from '../embedded/providers/index.ts';
 import { identityProviderConfig } from '../embedded/providers/identity-config.ts';
+import { waitForAdmin } from '../embedded/document-app/client-registration.ts';
+import { registerLocalClients, type LocalClients } from './oauth2-clients.ts';
 
 const env = process.env;
 
@@ -16,7 +18,41 @@ export const LOCAL_PRODUCT = {
   backendUrl: env.BACKEND_URL ?? 'http://localhost:4500',
   hydraPublic: env.HYDRA_PUBLIC_URL ?? 'http://localhost:4444',
   hydraAdmin: env.HYDRA_ADMIN_URL ?? 'http://localhost:4445',
+  /** The demo document app (embedded/document-app): an OAuth2 client of the provider, and where /open-drive hands files. */
+  documentAppUrl: env.DOCUMENT_APP_URL ?? 'http://localhost:4700',
 };
+
+/**
+ * Once the OAuth2 provider's admin API answers: the desktop and mobile clients of the gateway,
+ * registered (or found) there, and the app's variables for the provider, the gateway and the document
+ * app. The gateway's clients are first-party: consent is not asked for them.
+ */
+export async function oauth2AppEnv(): Promise<{ clients: LocalClients; env: Record<string, string> }> {
+  await waitForAdmin(LOCAL_PRODUCT.hydraAdmin, 60_000);
+  const clients = await registerLocalClients(LOCAL_PRODUCT.hydraAdmin, LOCAL_PRODUCT.appUrl);
+  return {
+    clients,
+    env: {
+      HYDRA_PUBLIC_URL: LOCAL_PRODUCT.hydraPublic,
+      HYDRA_ADMIN_URL: LOCAL_PRODUCT.hydraAdmin,
+      DOCUMENT_APP_URL: LOCAL_PRODUCT.documentAppUrl,
+      GATEWAY_DESKTOP_CLIENT_ID: env.GATEWAY_DESKTOP_CLIENT_ID ?? clients.desktop.clientId,
+      GATEWAY_MOBILE_CLIENT_ID: env.GATEWAY_MOBILE_CLIENT_ID ?? clients.mobile.clientId,
+      OAUTH2_TRUSTED_CLIENT_IDS: env.OAUTH2_TRUSTED_CLIENT_IDS ?? [clients.desktop.clientId, clients.mobile.clientId].join(','),
+    },
+  };
+}
+
+/** The demo document app's own environment: where it listens and where it finds the OAuth2 provider. */
+export function documentAppEnv(): Record<string, string> {
+  const url = new URL(LOCAL_PRODUCT.documentAppUrl);
+  return {
+    DOCUMENT_APP_PORT: url.port || '80',
+    DOCUMENT_APP_PUBLIC_HOST: url.hostname,
+    OAUTH2_PUBLIC_URL: LOCAL_PRODUCT.hydraPublic,
+    OAUTH2_ADMIN_URL: LOCAL_PRODUCT.hydraAdmin,
+  };
+}
 
 /** The app's environment on the local product. */
 export function appEnv(): Record<string, string> {

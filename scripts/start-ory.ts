@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hydraAvailable, startHydra } from './ory/hydra.ts';
 import { kratosAvailable, startKratos, type StartKratosOptions } from './ory/kratos.ts';
-import { appEnv, backendEnv, LOCAL_PRODUCT, startLocalProviders } from './local-product.ts';
+import { appEnv, backendEnv, documentAppEnv, LOCAL_PRODUCT, oauth2AppEnv, startLocalProviders } from './local-product.ts';
 import { createSupervisor } from './supervisor.ts';
 
 if (!kratosAvailable() || !hydraAvailable()) {
@@ -57,10 +57,11 @@ supervisor.start('backend', ['embedded/backend/main.ts'], {
   BACKEND_TOKEN_ISSUER: `${identityPublic}/`,
   BACKEND_TOKEN_JWKS_URL: kratos.jwksUrl,
 });
+const oauth2 = await oauth2AppEnv();
+supervisor.start('document-app', ['embedded/document-app/main.ts'], documentAppEnv());
 supervisor.start('app', ['dist/server.js'], {
   ...appEnv(),
-  HYDRA_PUBLIC_URL: hydraPublic,
-  HYDRA_ADMIN_URL: hydraAdmin,
+  ...oauth2.env,
   GOOGLE_CLIENT_ID: env.GOOGLE_CLIENT_ID ?? '',
 });
 process.stdout.write(`accounts on real Ory: ${appUrl}  (Kratos ${identityPublic}, Hydra ${hydraPublic}, backend ${backendUrl}, data ${dataDir})\n`);

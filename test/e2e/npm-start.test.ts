@@ -12,12 +12,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { REPO } from '../support/app.ts';
 import { launchBrowser, openWatchedPage, unexpectedProblems, type WatchedPage } from '../support/browser.ts';
 import { holdFixedPorts } from '../support/fixed-ports.ts';
+import { catalogueText, submitSignIn } from '../support/browser.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../support/fixtures.ts';
 import { makePng } from '../integration/profile/images.ts';
 import { openProfile, signInWith } from './profile-steps.ts';
 
 const APP = 'http://localhost:3000';
 const IDENTITY_ADMIN = 'http://localhost:4434';
+const DOCUMENT_APP = 'http://localhost:4700';
 /** Every variable the start script or the app reads for an address: unset, so npm start's own defaults apply. */
 const ADDRESS_VARIABLES = /^(PORT|HOST|PUBLIC_URL|KRATOS_|HYDRA_|BACKEND_|OAUTH2_|IDENTITY_|DOCUMENT_APP|AVATAR_|OIDC_|GOOGLE_|GATEWAY_|ASSETS_DIR)/;
 
@@ -100,6 +102,24 @@ describe('npm start', () => {
       const src = await loadedHeaderAvatar(page);
       // Served by the backend stand-in at the address browsers reach it by, which the CSP names.
       expect(src).toMatch(/^http:\/\/localhost:4500\/avatars\/[a-f0-9]{32}\.png$/);
+    });
+  }
+
+  for (const javaScriptEnabled of [true, false]) {
+    it(`the demo document app signs in through the OAuth2 provider and our consent page (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async () => {
+      const email = uniqueEmail(javaScriptEnabled ? 'npm-start-oauth2-js' : 'npm-start-oauth2-nojs');
+      await identities.create({ email, name: 'Ada' });
+      const page = await openPage(javaScriptEnabled);
+      await page.goto(DOCUMENT_APP);
+      await page.locator('#sign-in').click();
+      await page.waitForURL((url) => url.origin === APP && url.pathname === '/sign-in' && url.searchParams.has('login_challenge'));
+      await submitSignIn(page, email, STRONG_PASSWORD, (url) => url.origin === APP && url.pathname === '/consent');
+      await Promise.all([
+        page.waitForURL((url) => url.origin === DOCUMENT_APP && url.pathname === '/callback'),
+        page.getByRole('button', { name: catalogueText('en', 'oauth2.consent.allow') }).click(),
+      ]);
+      await expect.poll(() => page.locator('#signed-in-as').innerText()).toContain(email);
+      expect(await page.locator('#userinfo').innerText()).toContain(email);
     });
   }
 });

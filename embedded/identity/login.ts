@@ -122,6 +122,8 @@ export async function createBrowserLogin(svc: Service, ctx: Ctx): Promise<Reply>
 
 /** GET /self-service/login/api: a flow for a native client, with no anti-CSRF cookie and an empty csrf_token node (v1.3.1). */
 export async function createApiLogin(svc: Service, ctx: Ctx): Promise<Reply> {
+  // NewFlow parses the challenge for every flow type; an API flow keeps it but never accepts it.
+  const challenge = loginChallengeOf(svc, ctx);
   const cur = currentSession(svc, ctx);
   const refresh = ctx.query.get('refresh') === 'true' && Boolean(cur);
   if (cur && !refresh)
@@ -131,6 +133,7 @@ export async function createApiLogin(svc: Service, ctx: Ctx): Promise<Reply> {
   ctx.setCookies.length = cookies;
   f.type = 'api';
   f.csrf_token = '';
+  if (challenge !== undefined) f.oauth2_login_challenge = challenge;
   saveFlow(svc, f);
   return json(200, serializeLogin(svc, ctx, f));
 }

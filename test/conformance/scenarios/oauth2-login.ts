@@ -91,6 +91,8 @@ export const oauth2LoginScenarios: OAuth2Scenario[] = [
       const flow = await createFlow(ctx, browser, 'login', `?login_challenge=${enc(challenge)}&return_to=${enc(`${ctx.target.appUrl}/after`)}`);
       await getFlow(ctx, browser, 'login', flow.id);
       await browser.get(ctx.pub(`/self-service/login/browser?login_challenge=${enc(challenge)}`), { variant: 'browser' });
+      // A native (API) login flow parses the challenge too, without asking the provider.
+      await ctx.admin.getJson(ctx.pub(`/self-service/login/api?login_challenge=${enc(challenge)}`));
     },
   },
   {
@@ -262,6 +264,7 @@ export const oauth2LoginScenarios: OAuth2Scenario[] = [
         const navigated = await browser.get(ctx.pub(`/self-service/${kind}/browser?login_challenge=abc`), { variant: 'browser' });
         await storedError(ctx, browser, navigated.location);
       }
+      await ctx.admin.getJson(ctx.pub('/self-service/login/api?login_challenge=abc'));
     },
   },
 ];

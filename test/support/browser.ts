@@ -81,7 +81,7 @@ export function unexpectedProblems(problems: string[], statuses: number[] = []):
 }
 
 /** Fills the sign-in form the page shows and submits it, waiting until the browser lands on `to`. */
-export async function submitSignIn(page: Page, email: string, password: string, to: string | RegExp): Promise<void> {
+export async function submitSignIn(page: Page, email: string, password: string, to: string | RegExp | ((url: URL) => boolean)): Promise<void> {
   await page.locator('#field-identifier').fill(email);
   await page.locator('#field-password').fill(password);
   await Promise.all([page.waitForURL(to), page.locator('button[name="method"][value="password"]').click()]);

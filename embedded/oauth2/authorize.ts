@@ -83,7 +83,7 @@ function newRequest(req: IncomingMessage, res: ServerResponse, ctx: Context, par
   const fail = (error: string, hint: string) => new ClientError(oauthError(error, hint), redirectUri, state);
 
   const responseType = params.response_type ?? '';
-  if (!responseType) throw fail('invalid_request', "`The request is missing the 'response_type' parameter.");
+  if (!responseType) throw fail('unsupported_response_type', "`The request is missing the 'response_type' parameter.");
   if (!responseTypesOf(client).includes(responseType))
     throw fail('unsupported_response_type', `The client is not allowed to request response_type '${responseType}'.`);
   if (responseType !== 'code') throw fail('unsupported_response_type', `The embedded stand-in only supports response_type 'code'.`);

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { applyPatch, type Operation } from 'rfc6902';
 import { HydraError, oauthError, resourceNotFound } from './errors.ts';
-import { readBody, sendEmpty, sendJson } from './http.ts';
+import { goJsonError, readBody, sendEmpty, sendJson } from './http.ts';
 import type { Context } from './context.ts';
 import { newOpaqueToken } from './tokens.ts';
 
@@ -181,7 +181,7 @@ async function clientBody(req: IncomingMessage): Promise<Record<string, unknown>
   } catch (error) {
     throw new HydraError('The request was malformed or contained invalid parameters', undefined, {
       status: 400,
-      description: `Unable to decode the request body: ${(error as Error).message}`,
+      description: `Unable to decode the request body: ${goJsonError(text, error as Error)}`,
     });
   }
 }

@@ -25,8 +25,18 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
     if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
     throw new Error('expected a JSON object');
   } catch (error) {
-    throw oauthError('invalid_request', `Unable to decode body because: ${(error as Error).message}`);
+    throw oauthError('invalid_request', `Unable to decode body because: ${goJsonError(text, error as Error)}`);
   }
+}
+
+/** Go's encoding/json words for the two malformations clients send most (truncated, a bad key), else Node's. */
+export function goJsonError(text: string, error: Error): string {
+  if (/Unexpected end of JSON input|Unterminated/.test(error.message)) return 'unexpected EOF';
+  const position = /position (\d+)/.exec(error.message);
+  const char = position ? text[Number(position[1])] : /Unexpected token '(.)'/.exec(error.message)?.[1];
+  if (char !== undefined && /Expected property name/.test(error.message)) return `invalid character '${char}' looking for beginning of object key string`;
+  if (char !== undefined) return `invalid character '${char}' looking for beginning of value`;
+  return error.message;
 }
 
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {

@@ -5,7 +5,7 @@ import { HydraError, oauthError } from './errors.ts';
 import type { Flow } from './flows.ts';
 import { readForm, sendEmpty, sendError, sendJson } from './http.ts';
 import { authenticateClient, sendTokenError, subjectClaims, UNHANDLED } from './token.ts';
-import { findToken, isLive, revokeGrant, saveToken } from './tokens.ts';
+import { findToken, isLive, revokeGrant } from './tokens.ts';
 
 export async function handleUserinfo(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
   let value = /^bearer /i.test(req.headers.authorization ?? '') ? req.headers.authorization!.slice(7).trim() : '';
@@ -36,8 +36,8 @@ export async function handleRevoke(req: IncomingMessage, res: ServerResponse, ct
     const found = findToken(ctx, form.get('token') ?? '');
     // Unknown tokens and other clients' tokens are answered 200 too (RFC 7009 §2.2).
     if (found && found.record.clientId === client.client_id && found.record.kind !== 'ac') {
-      if (found.record.kind === 'rt') revokeGrant(ctx, found.record.flowId, ['at', 'rt']);
-      else saveToken(ctx, found.id, { ...found.record, active: false });
+      // fosite revokes the access and refresh tokens of the whole grant, whichever one is sent.
+      revokeGrant(ctx, found.record.flowId, ['at', 'rt']);
     }
     sendEmpty(res, 200, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
   } catch (error) {
@@ -48,7 +48,7 @@ export async function handleRevoke(req: IncomingMessage, res: ServerResponse, ct
 
 export async function handleIntrospect(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
   const form = await readForm(req);
-  if (!form.has('token')) throw oauthError('invalid_request', 'The POST body can not be empty.');
+  if (!form.has('token')) return sendTokenError(res, oauthError('invalid_request', 'The POST body can not be empty.'));
   const found = findToken(ctx, form.get('token')!);
   const scope = (form.get('scope') ?? '').split(' ').filter(Boolean);
   const record = found?.record;

@@ -9,12 +9,11 @@ import { sendEmpty, sendJson } from './http.ts';
 import type { LoginSession } from './login-sessions.ts';
 import { revokeGrant } from './tokens.ts';
 
-/** Hydra lists only remembered, used, unrevoked consents, newest first. */
+/** Hydra lists only remembered, used, unrevoked consents (oldest first, as the conformance run saw). */
 function consentSessions(ctx: Context, subject: string, loginSessionId: string | null): Flow[] {
   return ctx.store
     .find<Flow>('flow', { subject })
-    .filter((flow) => flow.consent?.remember && flow.consentUsed && !flow.revoked && (!loginSessionId || flow.sessionId === loginSessionId))
-    .reverse();
+    .filter((flow) => flow.consent?.remember && flow.consentUsed && !flow.revoked && (!loginSessionId || flow.sessionId === loginSessionId));
 }
 
 export function handleSessionsAdmin(req: IncomingMessage, res: ServerResponse, path: string, ctx: Context): boolean {
@@ -32,7 +31,7 @@ export function handleSessionsAdmin(req: IncomingMessage, res: ServerResponse, p
           remember: consent.remember,
           remember_for: consent.rememberFor,
           handled_at: consent.handledAt,
-          context: Object.keys(consent.context).length ? consent.context : (flow.login?.context ?? {}),
+          context: Object.keys(consent.context).length ? consent.context : flow.login && Object.keys(flow.login.context).length ? flow.login.context : null,
           consent_request: consentRequest(ctx, flow, flow.consentRequestId ?? flow.id),
         };
       });

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../clock.ts';
 import { handleLoginConsentRequests } from './admin-requests.ts';
 import { handleAuthorize } from './authorize.ts';
-import { handleClients } from './clients.ts';
+import { handleClients } from './clients-admin.ts';
 import type { Context } from './context.ts';
 import { HydraError, oauthError } from './errors.ts';
 import { sendError, sendJson } from './http.ts';

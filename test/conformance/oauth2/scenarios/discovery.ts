@@ -17,12 +17,15 @@ export const discoveryScenarios: OAuth2Scenario[] = [
     },
   },
   {
-    name: 'health: /health/ready and /health/alive on the public and admin ports',
+    name: 'health: /health/ready and /health/alive on both ports; an admin path without /admin, and on the public port',
     async run(ctx) {
       for (const base of [ctx.pub(''), ctx.adm('')]) {
         await ctx.admin.getJson(`${base}/health/ready`);
         await ctx.admin.getJson(`${base}/health/alive`);
       }
+      // An admin path without its /admin prefix on the admin port, and on the public port.
+      await ctx.admin.getJson(ctx.adm('/clients'));
+      await ctx.admin.getJson(ctx.pub('/admin/clients'));
     },
   },
 ];

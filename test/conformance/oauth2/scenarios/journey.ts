@@ -50,7 +50,7 @@ export const journeyScenarios: OAuth2Scenario[] = [
     },
   },
   {
-    name: 'remembered: a second round skips login and consent (skip=true), then prompt=none and prompt=login',
+    name: 'remembered: a second round skips login and consent (skip=true), then prompt=none, prompt=login and prompt=consent',
     async run(ctx) {
       const client = await registerClient(ctx);
       const browser = ctx.browser();
@@ -64,6 +64,8 @@ export const journeyScenarios: OAuth2Scenario[] = [
       await journey(ctx, browser, client, { subject: 'subject-remembered', params: { prompt: 'none' } });
       const forced = await navigate(browser, authorizeUrl(ctx, client, { prompt: 'login' }));
       await getRequest(ctx, 'login', fromLocation(forced, 'login_challenge'));
+      // prompt=consent: the login is still skipped, the consent asked again (skip=false).
+      await journey(ctx, browser, client, { subject: 'subject-remembered', params: { prompt: 'consent' } });
       // Another browser has no remembered login.
       const other = await navigate(ctx.browser(), authorizeUrl(ctx, client));
       await getRequest(ctx, 'login', fromLocation(other, 'login_challenge'));
@@ -83,7 +85,7 @@ export const journeyScenarios: OAuth2Scenario[] = [
     },
   },
   {
-    name: 'what the login UI is told: oidc_context (login_hint, ui_locales, acr_values, display), max_age, audience; prompt=registration',
+    name: 'what the login UI is told: oidc_context (login_hint, ui_locales, acr_values, display), max_age, audience; prompt=registration; authorize as a form post',
     async run(ctx) {
       const client = await registerClient(ctx, { audience: ['https://api.conformance.test'] });
       const browser = ctx.browser();
@@ -98,6 +100,9 @@ export const journeyScenarios: OAuth2Scenario[] = [
       await journey(ctx, browser, client, { subject: 'subject-context', params, consent: { grant_access_token_audience: ['https://api.conformance.test'] } });
       await getRequest(ctx, 'login', fromLocation(await navigate(browser, authorizeUrl(ctx, client, { prompt: 'registration' })), 'login_challenge'));
       await navigate(browser, authorizeUrl(ctx, client, { audience: 'https://elsewhere.conformance.test' }));
+      // The authorize request as a form post (OIDC Core §3.1.2.1 allows POST).
+      const posted = await browser.postForm(ctx.pub('/oauth2/auth'), [...new URL(authorizeUrl(ctx, client)).searchParams]);
+      await getRequest(ctx, 'login', fromLocation(posted, 'login_challenge'));
     },
   },
   {

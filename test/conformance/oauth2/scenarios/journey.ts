@@ -106,6 +106,22 @@ export const journeyScenarios: OAuth2Scenario[] = [
     },
   },
   {
+    name: 'a client with skip_consent and skip_logout_consent: the provider only shows the flags to the UI (consent skip stays false)',
+    async run(ctx) {
+      const client = await registerClient(ctx, { skip_consent: true, skip_logout_consent: true });
+      const browser = ctx.browser();
+      const login = fromLocation(await navigate(browser, authorizeUrl(ctx, client)), 'login_challenge');
+      const accepted = await decide(ctx, 'login', login, 'accept', { subject: 'subject-skip-consent', remember: true });
+      const consent = fromLocation(await navigate(browser, redirectTo(accepted)), 'consent_challenge');
+      await getRequest(ctx, 'consent', consent);
+      const granted = { grant_scope: ['openid'], remember: true, remember_for: 0 };
+      const callback = await navigate(browser, redirectTo(await decide(ctx, 'consent', consent, 'accept', granted)));
+      const idToken = tokensOf(await exchangeCode(ctx, client, fromLocation(callback, 'code'))).id_token ?? '';
+      const logout = fromLocation(await navigate(browser, ctx.pub(`/oauth2/sessions/logout?id_token_hint=${idToken}`)), 'logout_challenge');
+      await getRequest(ctx, 'logout', logout);
+    },
+  },
+  {
     name: 'login rejected (access_denied with a description, and the default error): what the client receives',
     async run(ctx) {
       const client = await registerClient(ctx);

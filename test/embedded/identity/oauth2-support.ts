@@ -8,11 +8,13 @@ import { startFakeProviders, type FakeProviders } from '../../../embedded/provid
 import { identityProviderConfig } from '../../../embedded/providers/identity-config.ts';
 import { HYDRA_UI_PATHS, startHydra, type RealHydra } from '../../../scripts/ory/hydra.ts';
 import { freePort } from '../../../scripts/ory/process.ts';
+import { startOAuth2Provider } from '../../../embedded/oauth2/index.ts';
 import { APP, Browser, startTestIdentity } from './helpers.ts';
 
 export const REDIRECT_URI = `${APP}/callback`;
 
 export type OAuth2Stack = {
+  /** Real Hydra, or the embedded OAuth2 provider (embedded/oauth2) with `provider: 'stand-in'`. */
   hydra: RealHydra;
   fakes?: FakeProviders;
   publicUrl: string;
@@ -21,9 +23,22 @@ export type OAuth2Stack = {
   close(): Promise<void>;
 };
 
-export async function startOAuth2Stack(options: { config?: DeepPartial<IdentityConfig>; social?: boolean; wired?: boolean } = {}): Promise<OAuth2Stack> {
+export type OAuth2StackOptions = { config?: DeepPartial<IdentityConfig>; social?: boolean; wired?: boolean; provider?: 'hydra' | 'stand-in' };
+
+export async function startOAuth2Stack(options: OAuth2StackOptions = {}): Promise<OAuth2Stack> {
   const adminPort = await freePort();
-  const hydra = await startHydra({ appUrl: APP, identityProviderAdminUrl: `http://127.0.0.1:${adminPort}` });
+  const identityProviderAdminUrl = `http://127.0.0.1:${adminPort}`;
+  const urls = {
+    login: APP + HYDRA_UI_PATHS.login,
+    consent: APP + HYDRA_UI_PATHS.consent,
+    logout: APP + HYDRA_UI_PATHS.logout,
+    error: APP + HYDRA_UI_PATHS.error,
+    postLogout: APP + HYDRA_UI_PATHS.postLogout,
+  };
+  const hydra: RealHydra =
+    options.provider === 'stand-in'
+      ? await startOAuth2Provider({ publicPort: 0, adminPort: 0, urls, identityProviderAdminUrl })
+      : await startHydra({ appUrl: APP, identityProviderAdminUrl });
   let fakes: FakeProviders | undefined;
   try {
     fakes = options.social ? await startFakeProviders() : undefined;

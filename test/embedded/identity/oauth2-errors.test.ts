@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP, Browser, startTestIdentity } from './helpers.ts';
+import { OAUTH2_ADMIN_TIMEOUT_MS } from '../../../embedded/identity/oauth2.ts';
 import { csrfOf, flowJson } from './oauth2-support.ts';
 
 type Canned = { status: number; type: string; body: string };
@@ -15,6 +16,7 @@ let onGet: Canned = { status: 200, type: 'application/json', body: JSON.stringif
 let onPut: Canned = { status: 200, type: 'application/json', body: '{}' };
 
 const stub = http.createServer((req, res) => {
+  if (req.url?.includes('login_challenge=hang')) return; // never answers: the stand-in's deadline must end the wait
   const canned = req.method === 'PUT' ? onPut : onGet;
   res.writeHead(canned.status, { 'content-type': canned.type }).end(canned.body);
 });
@@ -25,6 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await identity?.close();
+  stub.closeAllConnections();
   await new Promise((resolve) => stub.close(resolve));
 });
 
@@ -117,5 +120,18 @@ describe('the provider refuses the login request', () => {
     } finally {
       onGet = { status: 200, type: 'application/json', body: JSON.stringify(LOGIN_REQUEST) };
     }
+  });
+
+  it('a provider that never answers: the call gives up at its deadline, a 500 without details', { timeout: OAUTH2_ADMIN_TIMEOUT_MS + 15_000 }, async () => {
+    const started = Date.now();
+    const { status, data } = await flowJson(new Browser(), pub('/self-service/login/browser?login_challenge=hang'));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(OAUTH2_ADMIN_TIMEOUT_MS - 100);
+    expect(status).toBe(500);
+    expect(data.error).toEqual({
+      code: 500,
+      status: 'Internal Server Error',
+      reason: 'Unable to get OAuth 2.0 Login Challenge.',
+      message: 'An internal server error occurred, please contact the system administrator',
+    });
   });
 });

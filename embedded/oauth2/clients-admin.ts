@@ -69,7 +69,12 @@ export async function handleClients(req: IncomingMessage, res: ServerResponse, p
   }
   const match = /^\/admin\/clients\/([^/]+)$/.exec(path);
   if (!match) return false;
-  const id = decodeURIComponent(match[1]!);
+  let id: string;
+  try {
+    id = decodeURIComponent(match[1]!);
+  } catch {
+    throw resourceNotFound();
+  }
   const existing = ctx.store.get<Client>('client', id);
   if (!existing) throw resourceNotFound();
   switch (req.method) {

@@ -82,7 +82,14 @@ export function parseCookies(req: IncomingMessage): Map<string, string> {
   const jar = new Map<string, string>();
   for (const pair of (req.headers.cookie ?? '').split(';')) {
     const eq = pair.indexOf('=');
-    if (eq > 0) jar.set(pair.slice(0, eq).trim(), decodeURIComponent(pair.slice(eq + 1).trim()));
+    if (eq <= 0) continue;
+    const raw = pair.slice(eq + 1).trim();
+    try {
+      jar.set(pair.slice(0, eq).trim(), decodeURIComponent(raw));
+    } catch {
+      // A cookie that is not percent-encoding: kept as sent, so it simply matches nothing of ours.
+      jar.set(pair.slice(0, eq).trim(), raw);
+    }
   }
   return jar;
 }

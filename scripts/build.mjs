@@ -2,7 +2,8 @@
 // server reads) and bundles the server. Dependencies stay external to the server bundle.
 // `--outdir <dir>` builds elsewhere than dist/ (tests build into a temporary directory, so they
 // never race another process reading dist/).
-import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
@@ -43,6 +44,19 @@ for (const [file, meta] of Object.entries(client.metafile.outputs)) {
   manifest[logical === 'app.css.css' ? 'app.css' : logical] = `/assets/${path.basename(file)}`;
 }
 await writeFile(path.join(publicOut, 'manifest.json'), JSON.stringify(manifest, null, 2));
+
+// The static files compressed once, here, at the strongest settings (brotli 11, gzip 9): the server
+// sends these as they are (express-static-gzip) instead of compressing on every request.
+const COMPRESSIBLE = /\.(js|css|svg|json|ico)$/;
+for (const dir of [path.join(publicOut, 'assets'), publicOut]) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (!entry.isFile() || !COMPRESSIBLE.test(entry.name) || entry.name === 'manifest.json') continue;
+    const file = path.join(dir, entry.name);
+    const body = await readFile(file);
+    await writeFile(`${file}.br`, brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+    await writeFile(`${file}.gz`, gzipSync(body, { level: 9 }));
+  }
+}
 
 await esbuild.build({
   entryPoints: { server: 'server/main.ts' },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
+import expressStaticGzip from 'express-static-gzip';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -26,7 +27,7 @@ const PROBES = new Set<string>([ROUTES.health, ROUTES.ready]);
 /** `/favicon.ico`, … : the files directly in the built public folder, the manifest excepted. */
 function topLevelPublicFiles(dir: string): Set<string> {
   const names = readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name !== 'manifest.json')
+    .filter((entry) => entry.isFile() && entry.name !== 'manifest.json' && !/\.(br|gz)$/.test(entry.name))
     .map((entry) => `/${entry.name}`);
   return new Set(names);
 }
@@ -106,15 +107,31 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   );
   if (config.isProduction) app.use(warnOnceOnPlainHttp(config, logger));
   app.use(cspNonce, securityHeaders(config));
-  app.use(compression({ threshold: 512 }));
 
   const assetsDir = path.resolve(config.ASSETS_DIR);
-  // Content-hashed names: a changed file gets a new URL, so a year of immutable caching is safe.
-  app.use('/assets', express.static(path.join(assetsDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: true }));
+  // Static files go out as the build compressed them (brotli 11 or gzip 9, scripts/build.mjs), never
+  // compressed again per request. Content-hashed names: a changed file gets a new URL, so a year of
+  // immutable caching is safe.
+  app.use(
+    '/assets',
+    expressStaticGzip(path.join(assetsDir, 'assets'), {
+      enableBrotli: true,
+      orderPreference: ['br', 'gz'],
+      index: false,
+      serveStatic: { immutable: true, maxAge: '365d', index: false, fallthrough: true },
+    }),
+  );
   // Favicons and friends: the few top-level files, listed once, so page requests never touch the disk.
-  const publicFiles = express.static(assetsDir, { maxAge: '1d', index: false });
+  const publicFiles = expressStaticGzip(assetsDir, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gz'],
+    index: false,
+    serveStatic: { maxAge: '1d', index: false },
+  });
   const publicNames = topLevelPublicFiles(assetsDir);
   app.use((req, res, next) => (publicNames.has(req.path) ? publicFiles(req, res, next) : next()));
+  // JSON and other dynamic answers (pages compress themselves in one call: server/render.tsx sendHtml).
+  app.use(compression({ threshold: 512 }));
   app.use(dynamicAnswerDefaults);
 
   app.use(healthRoutes());

@@ -1,4 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
 import request, { type Response } from 'supertest';
@@ -144,12 +146,14 @@ describe('security headers', () => {
     expect(res.headers.vary).toMatch(/Accept-Encoding/i);
   });
 
-  it('rendered pages are gzipped (even when brotli is offered), and plain when compression is not accepted', async () => {
-    const gzipped = await request(app).get('/missing').set('Accept-Encoding', 'gzip, deflate, br');
-    expect(gzipped.status).toBe(404);
+  it('rendered pages are brotli when offered (as browsers offer it), gzip when only that is, plain when none is', async () => {
+    const brotli = await request(app).get('/missing').set('Accept-Encoding', 'gzip, deflate, br, zstd');
+    expect(brotli.status).toBe(404);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(brotli.text).toMatch(/^<!doctype html>/); // supertest decodes it: the body is intact
+    const gzipped = await request(app).get('/missing').set('Accept-Encoding', 'gzip, deflate, br;q=0');
     expect(gzipped.headers['content-encoding']).toBe('gzip');
-    expect(gzipped.headers.vary).toMatch(/Accept-Encoding/i);
-    expect(gzipped.text).toMatch(/^<!doctype html>/); // supertest decodes it: the body is intact
     const plain = await request(app).get('/missing').set('Accept-Encoding', 'identity');
     expect(plain.headers['content-encoding']).toBeUndefined();
     // Same page either way, but for the per-response nonce.
@@ -169,6 +173,38 @@ describe('security headers', () => {
     }
     expect((await request(app).get('/manifest.json')).status).toBe(404);
     expect((await request(app).get('/assets/nope-ABCDEFGH.js')).status).toBe(404);
+  });
+
+  it('static files go out as the build compressed them: brotli 11, else gzip 9, else plain', async () => {
+    const js = readdirSync(path.join(build.assetsDir, 'assets')).find((file) => /^main-.*\.js$/.test(file))!;
+    const onDisk = (suffix: string) => readFileSync(path.join(build.assetsDir, 'assets', `${js}${suffix}`));
+    // The bytes as sent (supertest would decode them), from the app listening for real.
+    const server = app.listen(0);
+    const port = (server.address() as AddressInfo).port;
+    const raw = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get({ port, path: `/assets/${js}`, headers: { 'accept-encoding': encoding } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
+      });
+    const br = await raw('gzip, deflate, br, zstd');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Buffer.compare(br.body as Buffer, onDisk('.br'))).toBe(0); // the file itself: nothing compressed per request
+    expect(onDisk('.br').length).toBeLessThan(onDisk('.gz').length);
+    const gz = await raw('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(Buffer.compare(gz.body as Buffer, onDisk('.gz'))).toBe(0);
+    const plain = await raw('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(Buffer.compare(plain.body as Buffer, onDisk(''))).toBe(0);
+    server.close();
   });
 });
 

@@ -8,8 +8,7 @@ import type { UiContainer, UiNode } from './nodes.ts';
 import type { UiText } from './messages.ts';
 import { nowIso, type Service } from './service.ts';
 import { currentSession } from './sessions.ts';
-import { forwardError } from './error-ui.ts';
-import { getLoginRequest } from './oauth2.ts';
+import { withLoginRequest } from './oauth2.ts';
 
 export type FlowKind = 'login' | 'registration' | 'settings' | 'recovery' | 'verification';
 
@@ -294,15 +293,8 @@ export function getFlowHandler(kind: FlowKind, serialize: FlowSerializer) {
       svc.csrf.verifyFlowToken(ctx, f.csrf_token);
     }
     if (isExpired(svc, f)) throw expiredOnGet(svc, f);
-    // v1.3.1 shows the OAuth2 login request again on every GET; the provider's refusal is forwarded.
-    if (f.oauth2_login_challenge) {
-      try {
-        f.oauth2_login_request = await getLoginRequest(svc, f.oauth2_login_challenge);
-      } catch (e) {
-        if (e instanceof KratosError) return forwardError(svc, ctx, e);
-        throw e;
-      }
-    }
+    const refused = await withLoginRequest(svc, ctx, f);
+    if (refused) return refused;
     return json(200, serialize(svc, ctx, f));
   };
 }

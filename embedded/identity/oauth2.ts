@@ -116,6 +116,18 @@ export async function getLoginRequest(svc: Service, challenge: string): Promise<
   return asRelayed(answer.body) as Record<string, unknown>;
 }
 
+/** v1.3.1 shows a flow's OAuth2 login request again on every GET of the flow; the provider's refusal is forwarded (the answer then). */
+export async function withLoginRequest(svc: Service, ctx: Ctx, f: Flow): Promise<Reply | undefined> {
+  if (!f.oauth2_login_challenge) return undefined;
+  try {
+    f.oauth2_login_request = await getLoginRequest(svc, f.oauth2_login_challenge);
+    return undefined;
+  } catch (e) {
+    if (e instanceof KratosError) return forwardError(svc, ctx, e);
+    throw e;
+  }
+}
+
 /**
  * hydra.AcceptLoginRequest: accepts the login request for the session's identity (remember and
  * remember_for from the session cookie settings, the session's methods as amr) and answers the

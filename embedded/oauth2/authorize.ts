@@ -183,13 +183,13 @@ function afterLogin(req: IncomingMessage, res: ServerResponse, ctx: Context, ver
     saveLoginSession(ctx, session);
     flow.authenticatedAt = now;
     // remember=false: Hydra always answers with the remember cookie removed.
-    cookies.push(login.remember ? cookie(SESSION_COOKIE, session.id, lifespanMs / 1000, now) : clearCookie(SESSION_COOKIE));
+    cookies.push(login.remember ? cookie(SESSION_COOKIE, session.id, login.rememberFor > 0 ? lifespanMs / 1000 : undefined, now) : clearCookie(SESSION_COOKIE));
   } else if (login.extendSessionLifespan) {
     const session = ctx.store.get<LoginSession>('login_session', flow.sessionId);
     const lifespanMs = login.rememberFor > 0 ? Math.min(login.rememberFor * 1000, TTL.authenticationSessionMs) : TTL.authenticationSessionMs;
     if (session) {
       saveLoginSession(ctx, { ...session, expiresAt: now + lifespanMs });
-      cookies.push(cookie(SESSION_COOKIE, session.id, lifespanMs / 1000, now));
+      cookies.push(cookie(SESSION_COOKIE, session.id, login.rememberFor > 0 ? lifespanMs / 1000 : undefined, now));
     }
   }
 

@@ -95,7 +95,9 @@ export function parseCookies(req: IncomingMessage): Map<string, string> {
 }
 
 /** Hydra's cookie attributes (SameSite=Lax as the real Hydra of scripts/ory/hydra.ts is configured, HTTP only). */
-export function cookie(name: string, value: string, maxAgeSeconds: number, nowMs: number): string {
+export function cookie(name: string, value: string, maxAgeSeconds: number | undefined, nowMs: number): string {
+  // No lifetime: a browser-session cookie (Hydra's remember cookie when remember_for is 0).
+  if (maxAgeSeconds === undefined) return `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=Lax`;
   const expires = new Date(maxAgeSeconds > 0 ? nowMs + maxAgeSeconds * 1000 : 1000).toUTCString();
   return `${name}=${encodeURIComponent(value)}; Path=/; Expires=${expires}; Max-Age=${Math.max(maxAgeSeconds, 0)}; HttpOnly; SameSite=Lax`;
 }

@@ -5,6 +5,7 @@ import { GSI_CLIENT_PATH, LOCAL_PORTS, PROFILES, PROVIDER_IDS, startFakeProvider
 import { identityProviderConfig } from '../embedded/providers/identity-config.ts';
 import { waitForAdmin } from '../embedded/document-app/client-registration.ts';
 import { registerLocalClients, type LocalClients } from './oauth2-clients.ts';
+import { ROUTES } from '../core/routes.ts';
 
 const env = process.env;
 
@@ -84,9 +85,22 @@ export async function startLocalProviders(identityPublicUrl: string): Promise<{ 
   return { fakes, identityOverrides };
 }
 
-/** The backend stand-in's own environment: it listens where BACKEND_URL says the app finds it. */
-export function backendEnv(identity: { publicUrl: string; adminUrl: string }): Record<string, string> {
+/**
+ * The key of the backend stand-in's admin routes on the local product (invitations: `npm run invite`),
+ * unless BACKEND_ADMIN_API_KEY names another. Local only: the stand-in listens on loopback.
+ */
+export const LOCAL_BACKEND_ADMIN_KEY = env.BACKEND_ADMIN_API_KEY ?? 'local-backend-admin-key';
+
+/**
+ * The backend stand-in's own environment: it listens where BACKEND_URL says the app finds it, mails
+ * invitations to `mailUrl` (the identity stand-in's mailbox, or real Kratos's mail sidecar) with links to
+ * the app's invitation page.
+ */
+export function backendEnv(identity: { publicUrl: string; adminUrl: string; mailUrl?: string }): Record<string, string> {
   return {
+    BACKEND_ADMIN_API_KEY: LOCAL_BACKEND_ADMIN_KEY,
+    BACKEND_INVITATION_URL: new URL(ROUTES.invitation, LOCAL_PRODUCT.appUrl).href,
+    ...(identity.mailUrl ? { BACKEND_MAIL_URL: env.BACKEND_MAIL_URL ?? identity.mailUrl } : {}),
     BACKEND_PORT: new URL(LOCAL_PRODUCT.backendUrl).port || '80',
     // Avatar URLs name the address browsers reach it at (the one the app's CSP allows), not the one it listens on.
     BACKEND_PUBLIC_URL: env.AVATAR_STORAGE_URL ?? LOCAL_PRODUCT.backendUrl,

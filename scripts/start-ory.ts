@@ -53,7 +53,8 @@ const kratos = await startKratos({
 supervisor.onStop(() => kratos.close());
 
 supervisor.start('backend', ['embedded/backend/main.ts'], {
-  ...backendEnv({ publicUrl: identityPublic, adminUrl: identityAdmin }),
+  // Invitation mails go to the mail sidecar beside Kratos, which prints them like Kratos's own.
+  ...backendEnv({ publicUrl: identityPublic, adminUrl: identityAdmin, mailUrl: new URL('/mail', kratos.jwksUrl).href }),
   BACKEND_TOKEN_ISSUER: `${identityPublic}/`,
   BACKEND_TOKEN_JWKS_URL: kratos.jwksUrl,
 });

@@ -26,7 +26,7 @@ const identityConfig = { ...(JSON.parse(identityOverrides) as object), oauth2_pr
 supervisor.start('identity', ['embedded/identity/main.ts'], { APP_URL: appUrl, IDENTITY_CONFIG_OVERRIDES: JSON.stringify(identityConfig) });
 // Locally the identity admin API listens on loopback only and, as Kratos's does, has no key.
 supervisor.start('backend', ['embedded/backend/main.ts'], {
-  ...backendEnv({ publicUrl: identityPublic, adminUrl: identityAdmin }),
+  ...backendEnv({ publicUrl: identityPublic, adminUrl: identityAdmin, mailUrl: `${identityAdmin}/mailbox` }),
 });
 // The gateway's desktop and mobile clients are registered before the app starts: it is told their ids.
 const oauth2 = await oauth2AppEnv();

@@ -4,6 +4,7 @@ import express, { type RequestHandler } from 'express';
 import { z } from 'zod';
 import { createAccess } from './access.ts';
 import { createAccounts } from './accounts.ts';
+import { CallLog, recordCalls } from './call-log.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { AppOptions } from './options.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -19,6 +20,7 @@ export { DAY_MS, DEFAULT_DELETION_GRACE_MS, DEFAULT_INVITATION_TTL_MS, silentLog
 
 /** Every route the stand-in serves under /api, in the order they are mounted. */
 export function backendRoutes(o: AppOptions): { routes: Route[]; purgeDue: () => Promise<number> } {
+  o.calls ??= new CallLog();
   const accounts = createAccounts(o);
   const ctx = { o, accounts, access: createAccess(o, accounts) };
   const routes: Route[] = [
@@ -57,6 +59,7 @@ const wrap =
   };
 
 export function createBackendApp(o: AppOptions): { app: express.Express; purgeDue: () => Promise<number> } {
+  const calls = (o.calls ??= new CallLog());
   const { routes, purgeDue } = backendRoutes(o);
   const app = express();
   app.disable('x-powered-by');
@@ -67,6 +70,7 @@ export function createBackendApp(o: AppOptions): { app: express.Express; purgeDu
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  app.use(recordCalls(calls, o.clock));
 
   const jsonParser = express.json({ limit: '32kb', strict: true, type: ['application/json', 'application/*+json'] });
   for (const r of routes) {

@@ -8,6 +8,8 @@ import type { JwksSource } from './auth.ts';
 import { createBackendApp, DEFAULT_DELETION_GRACE_MS, DEFAULT_INVITATION_TTL_MS, silentLogger, type Logger } from './app.ts';
 import { Store } from './db.ts';
 import { IdentityAdmin } from './identity-admin.ts';
+import { CallLog } from './call-log.ts';
+import { httpMailer } from './mailer.ts';
 
 export type { JwksSource } from './auth.ts';
 export type { Logger } from './app.ts';
@@ -52,6 +54,15 @@ export interface BackendOptions {
   purgeIntervalMs?: number;
   /** Default invitation lifetime (default 7 days). */
   invitationTtlMs?: number;
+  /** The app's invitation page, for mailed links (default http://localhost:3000/sign-up/invitation). */
+  invitationUrl?: string;
+  /**
+   * Where invitation mails are posted (Kratos's HTTP courier shape): the identity stand-in's POST /mailbox
+   * on its admin port under `npm start`. Without it invitations are kept in the outbox only.
+   */
+  mailUrl?: string;
+  /** Bearer key for mailUrl (default identityAdminApiKey, which guards the identity stand-in's mailbox). */
+  mailApiKey?: string;
   /** Time source for token expiry, invitations, the deletion grace period and every timestamp (default: real time).
    * Tests pass createTestClock() from embedded/clock.ts and advance it. */
   clock?: Clock;
@@ -62,6 +73,8 @@ export interface BackendOptions {
 
 export interface RunningBackend {
   url: string;
+  /** The calls received under /api/auth and /api/user (also at GET /api/admin/calls). */
+  calls: CallLog;
   close(): Promise<void>;
 }
 
@@ -74,6 +87,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
   const identityPublicUrl = (options.identityPublicUrl ?? 'http://localhost:4433').replace(/\/+$/, '');
   const logger = options.logger ?? silentLogger;
   let url = '';
+  const calls = new CallLog();
 
   const { app, purgeDue } = createBackendApp({
     store,
@@ -98,6 +112,9 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
     corsOrigins: options.corsOrigins ?? [],
     deletionGracePeriodMs: options.deletionGracePeriodMs ?? DEFAULT_DELETION_GRACE_MS,
     invitationTtlMs: options.invitationTtlMs ?? DEFAULT_INVITATION_TTL_MS,
+    invitationUrl: options.invitationUrl,
+    mailer: options.mailUrl ? httpMailer(options.mailUrl, options.mailApiKey ?? options.identityAdminApiKey) : null,
+    calls,
     clock: options.clock ?? (options.now ? { now: options.now } : systemClock),
     logger,
   });
@@ -129,6 +146,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
   let closed: Promise<void> | null = null;
   return {
     url,
+    calls,
     close() {
       closed ??= new Promise<void>((resolveClose) => {
         if (timer) clearInterval(timer);

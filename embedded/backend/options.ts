@@ -1,8 +1,10 @@
 // What the backend app is built from: startBackend (index.ts) resolves its options into these.
 import type { Clock } from '../clock.ts';
+import type { CallLog } from './call-log.ts';
 import type { JwksSource } from './auth.ts';
 import type { Store } from './db.ts';
 import type { IdentityAdmin } from './identity-admin.ts';
+import type { Mailer } from './mailer.ts';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_DELETION_GRACE_MS = 30 * DAY_MS;
@@ -35,4 +37,12 @@ export interface AppOptions {
   invitationTtlMs: number;
   clock: Clock;
   logger: Logger;
+  /** The record of calls under /api/auth and /api/user (GET /api/admin/calls); a fresh one when not given. */
+  calls?: CallLog;
+  /** How invitation mails are sent; without one they are kept in the outbox only. */
+  mailer?: Mailer | null;
+  /** The app's invitation page; the mailed link is `<invitationUrl>?token=<token>`. */
+  invitationUrl?: string;
 }
+
+export const DEFAULT_INVITATION_URL = 'http://localhost:3000/sign-up/invitation';

@@ -136,7 +136,8 @@ export const adminRoutes: Route[] = [
   { methods: ['GET'], pattern: '/version', handler: version },
 ];
 
-export const mailboxRoute: Route = { methods: ['GET'], pattern: '/mailbox', handler: mailbox };
+// POST /mailbox (a stand-in extension like the page): the backend stand-in's invitation mails join the courier.
+export const mailboxRoute: Route = { methods: ['GET', 'POST'], pattern: '/mailbox', handler: mailbox };
 
 export interface Match {
   route?: Route;

@@ -7,7 +7,11 @@ import { email, loginService, okSchema, userSchema } from '../schemas.ts';
 import { BEARER_ERRORS, errorDoc, IDENTITY_FAILING, INVALID_BODY, parseBody, type Route, type RouteContext } from './route.ts';
 
 const forgotPasswordBody = z.object({ email });
-const signUpBody = z.object({ name: z.string().trim().min(1).max(32).optional(), loginService: loginService.optional() });
+const signUpBody = z.object({
+  name: z.string().trim().min(1).max(32).optional(),
+  loginService: loginService.optional(),
+  email: email.optional().meta({ description: "The app sends it along; the token's verified email is what is stored" }),
+});
 const signOutBody = z.object({ loginService: loginService.optional() });
 const forgetLastAccessBody = z.object({ email: email.optional() });
 const cannyQuery = z.object({
@@ -55,7 +59,7 @@ export function authRoutes({ o, accounts, access }: RouteContext): Route[] {
         security: 'bearer',
         summary: 'Register the signed-in identity with the backend',
         description:
-          "Creates the user record for the token's identity (201) or returns the existing one (200). Only `name` is taken from the body, and only when the record has none.",
+          "Creates the user record for the token's identity (201) or returns the existing one (200). Only `name` is taken from the body, and only when the record has none (the email comes from the token).",
         body: { schema: signUpBody, required: false },
         responses: {
           200: { description: 'Existing record', schema: z.object({ created: z.literal(false), user: userSchema }) },

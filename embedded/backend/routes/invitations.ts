@@ -2,6 +2,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError, badRequest } from '../errors.ts';
+import { invitationMail } from '../mailer.ts';
+import { DEFAULT_INVITATION_URL } from '../options.ts';
 import { email, userSchema } from '../schemas.ts';
 import { ADMIN_KEY_ERRORS, errorDoc, IDENTITY_FAILING, INVALID_BODY, iso, parseBody, type Route, type RouteContext } from './route.ts';
 
@@ -20,6 +22,7 @@ const createInvitationBody = z.object({
     .max(30 * 24 * 3600)
     .optional(),
   invitedBy: z.string().trim().max(255).optional(),
+  send: z.boolean().optional().meta({ description: 'Mail the invitation link to the address (and keep it in the outbox)' }),
 });
 
 /** Only the token's SHA-256 is stored; the token itself is handed out once. */
@@ -120,23 +123,43 @@ export function invitationRoutes({ o, accounts, access }: RouteContext): Route[]
         security: 'adminKey',
         summary: 'Create an invitation (stand-in helper)',
         description:
-          'Guarded by the admin key (Authorization: Bearer <adminApiKey>; default the identity admin API key). The token is returned once; only its SHA-256 is stored. Default lifetime 7 days.',
+          "Guarded by the admin key (Authorization: Bearer <adminApiKey>; default the identity admin API key). The token is returned once; only its SHA-256 is stored. Default lifetime 7 days. `link` is the app's invitation page with the token. With `send`, the link is mailed through the configured mail URL (`mailed` says whether that worked; a mail failure leaves the invitation valid) and kept in the outbox.",
         body: { schema: createInvitationBody, required: true },
         responses: {
-          201: { description: 'Created', schema: z.object({ token: z.string(), email: z.string(), expiresAt: z.iso.datetime() }) },
+          201: {
+            description: 'Created',
+            schema: z.object({ token: z.string(), email: z.string(), expiresAt: z.iso.datetime(), link: z.url(), mailed: z.boolean() }),
+          },
           400: INVALID_BODY,
           ...ADMIN_KEY_ERRORS,
         },
       },
-      handler(req, res) {
+      async handler(req, res) {
         access.requireAdminKey(req);
         const body = parseBody(createInvitationBody, req.body);
         const token = randomBytes(24).toString('base64url');
         const now = o.clock.now();
         const expiresAt = now + (body.expiresInSeconds ? body.expiresInSeconds * 1000 : o.invitationTtlMs);
         store.createInvitation({ tokenHash: hashToken(token), email: body.email, invitedBy: body.invitedBy ?? null, createdAt: now, expiresAt });
+        const link = new URL(o.invitationUrl ?? DEFAULT_INVITATION_URL);
+        link.searchParams.set('token', token);
+        let mailed = false;
+        if (body.send) {
+          store.addOutbox({ kind: 'invitation', email: body.email, identityId: null, link: link.href, expiresAt: iso(expiresAt) }, now);
+          if (o.mailer) {
+            try {
+              await o.mailer(invitationMail(body.email, link.href, iso(expiresAt)!, body.invitedBy ?? null));
+              mailed = true;
+            } catch (err) {
+              // The invitation stands: the operator can hand the link over another way.
+              o.logger.warn({ reason: (err as Error).message }, 'invitation mail could not be sent');
+            }
+          } else {
+            o.logger.warn({}, 'invitation: no mail URL configured, kept in the outbox only');
+          }
+        }
         res.status(201);
-        return { token, email: body.email, expiresAt: iso(expiresAt) };
+        return { token, email: body.email, expiresAt: iso(expiresAt), link: link.href, mailed };
       },
     },
   ];

@@ -1,5 +1,6 @@
 // GET /mailbox on the admin listener: the courier's messages as a readable page, for people trying the
 // product locally without an SMTP server.
+import { KratosError } from '../errors.ts';
 import type { Ctx, Reply } from '../http.ts';
 import type { Service } from '../service.ts';
 import type { CourierMessage } from '../store.ts';
@@ -7,8 +8,27 @@ import type { CourierMessage } from '../store.ts';
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const linkify = (s: string) => esc(s).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
 
-/** GET /mailbox: every stored e-mail, newest first, for people trying the product locally. */
+const text = (v: unknown, max: number) => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined);
+
+/**
+ * POST /mailbox: a message from another local stand-in (the backend's invitations), in the shape Kratos's
+ * HTTP courier delivers ({ recipient, template_type, subject, body }), sent through this courier: it is
+ * stored (and listed by /admin/courier/messages and the page) and, with an SMTP URL, sent. Not a Kratos API.
+ */
+async function deliver(svc: Service, ctx: Ctx): Promise<Reply> {
+  const input = await ctx.body();
+  const to = text(input.recipient, 320);
+  const subject = text(input.subject, 200);
+  const body = text(input.body, 20_000);
+  const templateType = text(input.template_type, 64) ?? 'external';
+  if (!to || !/^[^@\s]+@[^@\s]+$/.test(to) || !subject || !body) throw new KratosError(400, { reason: 'Send recipient, subject and body.' });
+  const message = svc.courier.send({ to: to.toLowerCase(), subject, body, template_type: templateType });
+  return { status: 200, body: { id: message.id } };
+}
+
+/** GET /mailbox: every stored e-mail, newest first, for people trying the product locally. POST: see deliver. */
 export async function mailbox(svc: Service, ctx: Ctx): Promise<Reply> {
+  if (ctx.method === 'POST') return deliver(svc, ctx);
   const to = ctx.query.get('to') ?? undefined;
   const list: CourierMessage[] = svc.store.listMessages(to).slice(0, 200);
   const items = list

@@ -95,6 +95,12 @@ export const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().default(''),
   GOOGLE_GSI_SCRIPT_URL: httpUrl().default('https://accounts.google.com/gsi/client'),
   OIDC_PROVIDER_ORIGINS: list(''),
+  /** Domain of the 30-day authentication cookie (spec §9), shared with the document app, e.g. `example.com`; unset: this host only. */
+  AUTH_COOKIE_DOMAIN: z
+    .string()
+    .max(253)
+    .regex(/^\.?[a-z0-9-]+(\.[a-z0-9-]+)*$/i, 'must be a domain name such as example.com')
+    .optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -147,6 +153,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (!values.LANGUAGES.includes(values.DEFAULT_LANGUAGE)) {
     fail('DEFAULT_LANGUAGE', `must be one of LANGUAGES (${values.LANGUAGES.join(', ')})`);
+  }
+  const publicHost = new URL(values.PUBLIC_URL).hostname.toLowerCase();
+  const cookieDomain = values.AUTH_COOKIE_DOMAIN?.replace(/^\./, '').toLowerCase();
+  if (cookieDomain && publicHost !== cookieDomain && !publicHost.endsWith(`.${cookieDomain}`)) {
+    // Browsers drop a cookie whose Domain does not cover the host that sets it.
+    fail('AUTH_COOKIE_DOMAIN', `${cookieDomain} does not cover PUBLIC_URL's host ${publicHost}`);
   }
   const allowedReturnUrls = [values.PUBLIC_URL, ...values.ALLOWED_RETURN_URLS].map((value) => {
     try {

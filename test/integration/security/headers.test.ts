@@ -26,8 +26,23 @@ function directives(csp: string): Map<string, string[]> {
   );
 }
 
-/** Every header the foundation promises, on any kind of answer. */
-function expectBaselineHeaders(res: Response) {
+/** What every answer carries, whatever its kind. */
+function expectEveryAnswerHeaders(res: Response) {
+  expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expect(['same-origin', 'no-referrer', 'strict-origin']).toContain(res.headers['referrer-policy']);
+  expect(res.headers['x-powered-by']).toBeUndefined();
+  expect(res.headers['x-request-id']).toMatch(/^[\w.-]+$/);
+  // Headers today's browsers ignore are not sent at all.
+  for (const ignored of ['x-xss-protection', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-dns-prefetch-control']) {
+    expect(res.headers[ignored], ignored).toBeUndefined();
+  }
+}
+
+/** What a document (HTML) carries besides: the CSP and the framing and opener rules. */
+function expectDocumentHeaders(res: Response) {
+  expectEveryAnswerHeaders(res);
+  expect(res.headers['content-type']).toMatch(/^text\/html/);
   const csp = String(res.headers['content-security-policy'] ?? '');
   expect(csp, 'content-security-policy').not.toBe('');
   const policy = directives(csp);
@@ -47,32 +62,38 @@ function expectBaselineHeaders(res: Response) {
   // No social provider is configured here (OIDC_PROVIDER_ORIGINS unset): none is allowed.
   expect(formAction).not.toContain('https://accounts.google.com');
   expect(policy.get('img-src')).not.toContain('https://accounts.google.com');
-  expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-  expect(res.headers['x-content-type-options']).toBe('nosniff');
-  expect(['same-origin', 'no-referrer', 'strict-origin']).toContain(res.headers['referrer-policy']);
   expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
   expect(res.headers['x-frame-options']).toBe('DENY');
-  expect(res.headers['x-powered-by']).toBeUndefined();
-  expect(res.headers['x-request-id']).toMatch(/^[\w.-]+$/);
+}
+
+/** Not a document (JSON, a script, a redirect): none of the document-only headers. */
+function expectNoDocumentHeaders(res: Response) {
+  expectEveryAnswerHeaders(res);
+  for (const documentOnly of ['content-security-policy', 'cross-origin-opener-policy', 'x-frame-options', 'origin-agent-cluster']) {
+    expect(res.headers[documentOnly], documentOnly).toBeUndefined();
+  }
 }
 
 describe('security headers', () => {
-  it('are all present on a 200 page, a 200 JSON answer, a 404 and a 500', async () => {
+  it('documents (a 200 page, a 404, a 500) carry them all; JSON, scripts and redirects only what they use', async () => {
     const page = await request(app).get('/__test/form');
     expect(page.status).toBe(200);
-    expectBaselineHeaders(page);
-    const health = await request(app).get('/healthz');
-    expect(health.status).toBe(200);
-    expectBaselineHeaders(health);
+    expectDocumentHeaders(page);
     const missing = await request(app).get('/no/such/page');
     expect(missing.status).toBe(404);
-    expectBaselineHeaders(missing);
+    expectDocumentHeaders(missing);
     const crash = await request(app).get('/__test/crash');
     expect(crash.status).toBe(500);
-    expectBaselineHeaders(crash);
-    const badJson = await request(app).post('/anything').set('Content-Type', 'application/json').send('{oops');
+    expectDocumentHeaders(crash);
+    const health = await request(app).get('/healthz');
+    expect(health.status).toBe(200);
+    expectNoDocumentHeaders(health);
+    const script = readdirSync(path.join(build.assetsDir, 'assets')).find((file) => /^main-.*\.js$/.test(file))!;
+    expectNoDocumentHeaders(await request(app).get(`/assets/${script}`).expect(200));
+    expectNoDocumentHeaders(await request(app).get('/favicon.ico').expect(200));
+    const badJson = await request(app).post('/anything').set('Content-Type', 'application/json').set('Accept', 'application/json').send('{oops');
     expect(badJson.status).toBe(400);
-    expectBaselineHeaders(badJson);
+    expectNoDocumentHeaders(badJson);
   });
 
   it('form-action and img-src name exactly the configured social providers (OIDC_PROVIDER_ORIGINS)', async () => {
@@ -80,7 +101,7 @@ describe('security headers', () => {
       PUBLIC_URL: 'https://accounts.example.com',
       OIDC_PROVIDER_ORIGINS: 'https://accounts.google.com, https://lh3.googleusercontent.com/a/picture',
     });
-    const policy = directives(String((await request(withProviders).get('/healthz')).headers['content-security-policy']));
+    const policy = directives(String((await request(withProviders).get('/__test/form')).headers['content-security-policy']));
     for (const directive of ['form-action', 'img-src']) {
       expect(policy.get(directive), directive).toEqual(expect.arrayContaining(['https://accounts.google.com', 'https://lh3.googleusercontent.com']));
       expect(policy.get(directive)!.join(' '), directive).not.toMatch(/microsoftonline|dropbox|apple/);
@@ -89,10 +110,10 @@ describe('security headers', () => {
 
   it('img-src allows uploaded avatars from AVATAR_STORAGE_URL, else from BACKEND_URL (issue #16 item 1)', async () => {
     const defaults = await testApp(build.assetsDir, { BACKEND_URL: 'http://localhost:4500' });
-    const imgDefault = directives(String((await request(defaults).get('/healthz')).headers['content-security-policy'])).get('img-src');
+    const imgDefault = directives(String((await request(defaults).get('/__test/form')).headers['content-security-policy'])).get('img-src');
     expect(imgDefault).toContain('http://localhost:4500');
     const bucket = await testApp(build.assetsDir, { BACKEND_URL: 'http://backend.internal:4500', AVATAR_STORAGE_URL: 'https://storage.example.com/profiles/' });
-    const imgBucket = directives(String((await request(bucket).get('/healthz')).headers['content-security-policy'])).get('img-src');
+    const imgBucket = directives(String((await request(bucket).get('/__test/form')).headers['content-security-policy'])).get('img-src');
     expect(imgBucket).toContain('https://storage.example.com');
     expect(imgBucket).not.toContain('http://backend.internal:4500');
   });

@@ -134,7 +134,11 @@ async function routeAdmin(req: IncomingMessage, res: ServerResponse, ctx: Contex
   if (HEALTH.includes(path) && req.method === 'GET') return (sendHealth(res), true);
   if (!path.startsWith('/admin/')) {
     // Hydra's admin port sends a path without the prefix to the prefixed one.
-    res.writeHead(307, { Location: `${ctx.adminUrl}/admin${path}${url.search}`, 'Content-Type': 'text/html; charset=utf-8' });
+    res.writeHead(307, {
+      'Cache-Control': 'private, no-cache, no-store, must-revalidate',
+      Location: `${ctx.adminUrl}/admin${path}${url.search}`,
+      'Content-Type': 'text/html; charset=utf-8',
+    });
     res.end(`<a href="${ctx.adminUrl}/admin${path}${url.search.replaceAll('&', '&amp;')}">Temporary Redirect</a>.\n\n`);
     return true;
   }

@@ -9,11 +9,12 @@ import { sendEmpty, sendJson } from './http.ts';
 import type { LoginSession } from './login-sessions.ts';
 import { revokeGrant } from './tokens.ts';
 
-/** Hydra lists only remembered, used, unrevoked consents (oldest first, as the conformance run saw). */
+/** Hydra lists only remembered, used, unrevoked consents, the earliest given first. */
 function consentSessions(ctx: Context, subject: string, loginSessionId: string | null): Flow[] {
   return ctx.store
     .find<Flow>('flow', { subject })
-    .filter((flow) => flow.consent?.remember && flow.consentUsed && !flow.revoked && (!loginSessionId || flow.sessionId === loginSessionId));
+    .filter((flow) => flow.consent?.remember && flow.consentUsed && !flow.revoked && (!loginSessionId || flow.sessionId === loginSessionId))
+    .sort((a, b) => (a.consent!.handledAt < b.consent!.handledAt ? -1 : a.consent!.handledAt > b.consent!.handledAt ? 1 : 0));
 }
 
 export function handleSessionsAdmin(req: IncomingMessage, res: ServerResponse, path: string, ctx: Context): boolean {

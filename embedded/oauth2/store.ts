@@ -27,6 +27,7 @@ export class OAuth2Store {
       CREATE INDEX IF NOT EXISTS documents_subject ON documents (kind, subject);
       CREATE INDEX IF NOT EXISTS documents_client ON documents (kind, client_id);
       CREATE INDEX IF NOT EXISTS documents_ref ON documents (kind, ref);
+      CREATE INDEX IF NOT EXISTS documents_seq ON documents (seq);
     `);
   }
 

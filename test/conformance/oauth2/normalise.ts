@@ -149,6 +149,22 @@ export function valueOf(value: unknown, ph: Placeholders, masker: Masker, key?: 
   return normaliseText(value, ph);
 }
 
+/**
+ * Answers whose list order carries no meaning, put in one order after normalisation: real Hydra v2.3.0
+ * lists a subject's consent sessions in no stable order (two consents given in the same second came
+ * back in either order from run to run, Hydra against itself).
+ */
+const UNORDERED_LISTS = [/^\/admin\/oauth2\/auth\/sessions\/consent$/];
+
+const isUnorderedList = (url: string) => {
+  try {
+    const path = new URL(url).pathname;
+    return UNORDERED_LISTS.some((pattern) => pattern.test(path));
+  } catch {
+    return false;
+  }
+};
+
 /** Hydra's CSRF cookies carry the decimal murmur3 hash of the client id, which differs run to run. */
 const normaliseCookieName = (name: string) => name.replace(/^(ory_hydra_(?:login|consent)_csrf(?:_dev)?_)\d+$/, '$1{n}');
 
@@ -166,6 +182,7 @@ export function normaliseOAuth2Exchange(exchange: Exchange, ph: Placeholders, ma
   else if (typeof exchange.body === 'string')
     out.body = exchange.body === '' ? '' : out.contentType === 'text/plain' ? normaliseText(exchange.body.trim(), ph) : 'text';
   else out.body = valueOf(exchange.body, ph, masker);
+  if (Array.isArray(out.body) && isUnorderedList(exchange.url)) out.body = out.body.toSorted((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
   return out;
 }
 

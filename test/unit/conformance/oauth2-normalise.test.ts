@@ -116,6 +116,17 @@ describe('normaliseOAuth2Exchange', () => {
     expect(out.body).toEqual({ request_url: '/oauth2/sessions/logout?id_token_hint={id_token_hint}&state={token}' });
   });
 
+  it('puts a list of consent sessions in one order (Hydra lists them in none), and no other list', () => {
+    const sessions = (order: string[]) =>
+      normaliseOAuth2Exchange(
+        exchange({ url: `${A.admin}/admin/oauth2/auth/sessions/consent?subject=s`, body: order.map((scope) => ({ grant_scope: [scope] })) }),
+        A,
+      );
+    expect(sessions(['openid', 'email']).body).toEqual(sessions(['email', 'openid']).body);
+    const keys = (order: string[]) => normaliseOAuth2Exchange(exchange({ url: `${A.public}/.well-known/jwks.json`, body: order }), A);
+    expect(keys(['a', 'b']).body).not.toEqual(keys(['b', 'a']).body);
+  });
+
   it('compares recorded headers and plain-text bodies, not HTML', () => {
     const out = normaliseOAuth2Exchange(exchange({ status: 405, contentType: 'text/plain', body: 'Method Not Allowed\n', headers: { pragma: 'no-cache' } }), A);
     expect(out).toMatchObject({ status: 405, contentType: 'text/plain', body: 'Method Not Allowed', headers: { pragma: 'no-cache' } });

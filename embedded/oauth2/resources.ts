@@ -58,7 +58,8 @@ export async function handleIntrospect(req: IncomingMessage, res: ServerResponse
   const seconds = (ms: number) => Math.floor(ms / 1000);
   sendJson(res, 200, {
     active: true,
-    scope: record.scope.join(' '),
+    // omitted when empty, as Hydra's (omitempty)
+    ...(record.scope.length ? { scope: record.scope.join(' ') } : {}),
     client_id: record.clientId,
     sub: record.subject,
     exp: seconds(record.expiresAt),

@@ -266,6 +266,29 @@ describe('refresh tokens and public clients', () => {
   });
 });
 
+describe('client credentials', () => {
+  it('gives an access token for the client itself, scope and audience checked, no refresh or ID token', async () => {
+    const client = await createClient(h.provider, {
+      grant_types: ['client_credentials'],
+      scope: 'read write',
+      audience: ['https://api.test'],
+      redirect_uris: [],
+    });
+    const plain = await token(h.provider, { grant_type: 'client_credentials' }, client);
+    expect(plain.body).toMatchObject({ expires_in: 3599, scope: '', token_type: 'bearer' });
+    expect(plain.body.refresh_token).toBeUndefined();
+    expect(plain.body.id_token).toBeUndefined();
+    const scoped = await token(h.provider, { grant_type: 'client_credentials', scope: 'read', audience: 'https://api.test' }, client);
+    const introspection = await fetch(`${h.provider.adminUrl}/admin/oauth2/introspect`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: scoped.body.access_token }),
+    });
+    expect(await introspection.json()).toMatchObject({ active: true, scope: 'read', sub: client.id, client_id: client.id, aud: ['https://api.test'] });
+    const refused = await token(h.provider, { grant_type: 'client_credentials', scope: 'admin' }, client);
+    expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+  });
+});
+
 describe('authorization errors', () => {
   it('sends client errors to the redirect URI (303) and unknown clients or redirect URIs to the error UI (302)', async () => {
     const client = await createClient(h.provider);

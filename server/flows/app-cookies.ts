@@ -5,10 +5,13 @@
  *                              the sign-in page; JSON, HttpOnly, 360 days
  *   readLastAccount(req) / rememberLastAccount(res, config, account) / forgetLastAccount(res, config)
  *   authCookieName(config)     the authentication cookie: `auth_token` in production, `auth_token_<env>` otherwise
+ *   setAuthCookie(res, config, jwt) the session as a JWT (Kratos's `authentication` template) for the document
+ *                              app: HttpOnly, SameSite=Lax, Secure in production, 30 days (spec §9), on
+ *                              AUTH_COOKIE_DOMAIN when set (server/flows/auth-cookie.ts decides when)
  *   googleTokenCookieName(config) the Google access token cookie: `google_access_token[_<env>]`
  *   rememberGoogleCredential(res, config, idToken, exp) after a Google One Tap sign-in: the Google token
  *                              cookie holds the ID token, the one Google token there is (decision 120)
- *   clearAuthCookies(res, config) expires both (logout)
+ *   clearAuthCookies(res, config) expires both (logout), the authentication cookie on its domain too
  */
 import type { Request, Response } from 'express';
 import { EMAIL_LIKE } from '../../core/limits.ts';
@@ -17,6 +20,8 @@ import type { Config } from '../config.ts';
 export const LAST_ACCESS_ACCOUNT = 'last_access_account';
 const COOKIE_DAYS_MS = 360 * 24 * 60 * 60 * 1000;
 const GOOGLE_TOKEN_MAX_MS = 60 * 60 * 1000;
+/** Spec §9: the authentication cookie lives 30 days. */
+export const AUTH_COOKIE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
 export type LastAccount = { email: string; name?: string };
 
@@ -63,7 +68,22 @@ export function rememberGoogleCredential(res: Response, config: Config, idToken:
   if (maxAge > 0) res.cookie(googleTokenCookieName(config), idToken, { ...baseOptions(config), maxAge });
 }
 
+function authCookieOptions(config: Config) {
+  return { ...baseOptions(config), ...(config.AUTH_COOKIE_DOMAIN ? { domain: config.AUTH_COOKIE_DOMAIN } : {}) };
+}
+
+export function setAuthCookie(res: Response, config: Config, jwt: string): void {
+  res.cookie(authCookieName(config), jwt, { ...authCookieOptions(config), maxAge: AUTH_COOKIE_MAX_AGE_MS });
+}
+
+export function readAuthCookie(req: Request, config: Config): string | undefined {
+  const value = (req.cookies as Record<string, string> | undefined)?.[authCookieName(config)];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
 export function clearAuthCookies(res: Response, config: Config): void {
   res.clearCookie(authCookieName(config), baseOptions(config));
+  // One set on the shared domain is another cookie to the browser: it is expired on that domain as well.
+  if (config.AUTH_COOKIE_DOMAIN) res.clearCookie(authCookieName(config), authCookieOptions(config));
   res.clearCookie(googleTokenCookieName(config), baseOptions(config));
 }

@@ -19,6 +19,7 @@ import type { AppLocals } from '../locals.ts';
 import { boundedReturnTo, safeReturnTo } from '../security/return-to.ts';
 import { whoami } from './kratos.ts';
 import { finishPendingLink } from './pending-link.ts';
+import { landSignedIn } from './signed-in-landing.ts';
 import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import { errorBody } from '../../core/errors.ts';
 import { respondRedirect, wantsJson } from './respond.ts';
@@ -56,6 +57,8 @@ export const guestOnly: RequestHandler = async (req, res, next) => {
     const linked = await finishPendingLink(req, res, session, target);
     if (linked) return respondRedirect(req, res, linked);
     if (!session) return next();
+    // A signed-in browser landing here (social and One Tap sign-ins come back through /sign-in): decision 150.
+    await landSignedIn(req, res, session);
     if (wantsJson(req)) {
       return void res
         .status(400)

@@ -24,6 +24,7 @@ import { respondRedirect } from '../flows/respond.ts';
 import { codeOrEmailBody, flowAnswerSchema, flowQuery } from '../flows/schemas.ts';
 import { guestOnly } from '../flows/session.ts';
 import { configOf } from '../request-context.ts';
+import { backendClientFor } from '../backend-client.ts';
 import { safeReturnTo } from '../security/return-to.ts';
 import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
 
@@ -80,6 +81,20 @@ function view(screen: ScreenRequest, state: ScreenState) {
   };
 }
 
+/**
+ * Spec §7 `auth/forgot-password`, once a recovery code was requested for an address (Kratos sent the code,
+ * or answered as if it had). In the background, for every address alike, so the answer and its timing say
+ * nothing more than before; a failure is logged and the user goes on with Kratos's code (decision 150).
+ */
+function tellBackend(screen: ScreenRequest): void {
+  const email = screen.req.method === 'POST' && !screen.input.code ? screen.input.email?.trim() : undefined;
+  if (!email) return;
+  const log = screen.req.log;
+  backendClientFor(screen.req)
+    .forgotPassword(email)
+    .catch((error: unknown) => log?.warn({ code: (error as { code?: string }).code }, 'backend forgot-password failed'));
+}
+
 export const forgotPasswordScreen: FlowScreen<RecoveryBody> = {
   kind: 'recovery',
   paths: [ROUTES.forgotPassword],
@@ -91,7 +106,8 @@ export const forgotPasswordScreen: FlowScreen<RecoveryBody> = {
       : { method: 'code', code: body.code?.trim(), csrf_token: body.csrf_token },
   view,
   uniformTiming: (body) => Boolean(body.email),
-  onFlow(screen, flow) {
+  onFlow(screen, flow, submittedId) {
+    if (flow.id === submittedId && flow.state === 'sent_email') tellBackend(screen);
     if (!flow.continue_with?.some((item) => item.action === 'show_settings_ui')) return false;
     respondRedirect(screen.req, screen.res, recoveredTarget(screen.req, screen.query, undefined, flow.continue_with));
     return true;

@@ -13,6 +13,7 @@ import { requireLogin, sessionEmail } from '../flows/session.ts';
 import type { KratosSession } from '../../core/kratos/types.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { renderPage } from '../render.tsx';
+import { landSignedIn } from '../flows/signed-in-landing.ts';
 
 documentEndpoint({
   method: 'get',
@@ -29,8 +30,10 @@ documentEndpoint({
   },
 });
 
-function show(req: Request, res: Response): void {
+async function show(req: Request, res: Response): Promise<void> {
   const config = configOf(req);
+  // The authentication cookie before the document app is opened; the backend told once (decision 150).
+  await landSignedIn(req, res, res.locals.kratosSession as KratosSession);
   if (config.DOCUMENT_APP_URL && responseMode(req) !== 'json') return respondRedirect(req, res, config.DOCUMENT_APP_URL);
   const session = res.locals.kratosSession as KratosSession;
   const email = sessionEmail(session);

@@ -30,11 +30,13 @@ import { flowStateResultSchema, forgetAccountBody, redirectResultSchema, signInB
 import { requireLogin } from '../flows/session.ts';
 import { allowChallengeClient, guestOrChallenge, loginChallengeGate } from '../flows/oauth2-login.ts';
 import { notePendingLink } from '../flows/pending-link.ts';
+import { landSignedIn } from '../flows/signed-in-landing.ts';
 import { askedProviderName, oneHopParams, prepareSignIn, signInExtras, signInFlowParams, signInFlowStatus, stringQuery } from '../flows/sign-in-view.ts';
 import { answerProviderRedirect, startSocialSignIn } from '../flows/social.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { renderPage } from '../render.tsx';
 import { configOf } from '../request-context.ts';
+import { backendClientFor } from '../backend-client.ts';
 import { requireSameOriginOrCsrf } from '../security/csrf.ts';
 import { rememberSignInDevice } from '../security/rate-limit.ts';
 import { safeReturnTo } from '../security/return-to.ts';
@@ -106,6 +108,7 @@ export const signInScreen: FlowScreen<SignInBody> = {
     const email = typeof traits?.email === 'string' ? traits.email : body.identifier;
     if (email) rememberLastAccount(screen.res, screen.config, { email, ...(typeof traits?.name === 'string' ? { name: traits.name } : {}) });
     rememberSignInDevice(screen.req, screen.res); // exempts this browser from strangers' lockouts (decision 031)
+    await landSignedIn(screen.req, screen.res, session); // the authentication cookie; the backend told once (decision 150)
     const json = session?.identity ? { session: { id: session.id, identity: { id: session.identity.id, traits: session.identity.traits } } } : {};
     if (session && body.provider === undefined && linkedDuringSignIn(session)) {
       // Spec §4 SUCCESS: Kratos linked the provider of the sequence to this account; the backend is told.
@@ -194,6 +197,14 @@ export function signInRoutes(): Router {
     renderPage(req, res, createElement(AccountLinkedPage, { provider, continueHref }), { title: req.t('accountLink.successTitle') });
   });
   router.post(ROUTES.forgetAccount, requireSameOriginOrCsrf, (req, res) => {
+    // Spec §7: the backend forgets it too, by the remembered address (a guest has no token); in the
+    // background, a failure only logged: the chip is gone either way (decision 150).
+    const remembered = readLastAccount(req)?.email;
+    if (remembered) {
+      backendClientFor(req)
+        .forgetLastAccessAccountByEmail(remembered)
+        .catch((error: unknown) => req.log?.warn({ code: (error as { code?: string }).code }, 'backend forget-last-access-account failed'));
+    }
     forgetLastAccount(res, configOf(req));
     respondRedirect(req, res, withParams(ROUTES.signIn, screenQuery(req, configOf(req)).kept));
   });

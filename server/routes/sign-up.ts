@@ -26,6 +26,7 @@ import { answerProviderRedirect, kratosReturnTo, socialSignInShown, withoutSocia
 import { isSocialContinue, LOGIN_SERVICE_BY_PROVIDER, knownProvider, socialFailureOf } from '../../core/kratos/social.ts';
 import { prefillFlow, restartNotice } from '../flows/flow-replacement.ts';
 import { renderScreen } from '../flows/flow-screen.ts';
+import { landSignedIn } from '../flows/signed-in-landing.ts';
 import type { KratosErrorBody } from '../../core/kratos/types.ts';
 import { errorResponse } from '../openapi/registry.ts';
 import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
@@ -116,8 +117,11 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
   ownFields: ['terms'],
   toKratos,
   view,
-  onSuccess(screen, outcome, body) {
+  async onSuccess(screen, outcome, body) {
     countAgainstEmail(screen.res); // a completed sign-up (it mails the address) is what the per-address limit counts
+    // Signed in at once only with Kratos's `session` hook (social sign-ups; password ones verify first and
+    // are told to the backend at their first sign-in): the backend learns the account now (decision 150).
+    if (outcome.data.session) await landSignedIn(screen.req, screen.res, outcome.data.session);
     const verification = outcome.data.continue_with?.find((item) => item.action === 'show_verification_ui' && item.flow?.id)?.flow?.id;
     if (verification)
       return respondRedirect(screen.req, screen.res, screen.link(ROUTES.verification, { flow: verification }), { verification_flow_id: verification });

@@ -1,0 +1,82 @@
+/**
+ * What the app does once when it first sees a browser signed in — at our password sign-in (and sign-up,
+ * when Kratos signs the new account in), and at a signed-in landing: /sign-in or another guest page
+ * (social and One Tap sign-ins come back through /sign-in with return_to), and the home page.
+ *
+ *   landSignedIn(req, res, session)
+ *     - the authentication cookie for the document app (auth-cookie.ts): only when missing or near expiry;
+ *     - the backend's `auth/sign-up` with the identity's name, e-mail and login service (spec §7), once per
+ *       identity: after it succeeded, `metadata_public.backendSignedUpAt` is written on the identity (admin
+ *       API), and a session whose identity carries it costs nothing more. The landing waits for it at most
+ *       SIGN_UP_WAIT_MS (a healthy backend answers well within it, so the account is known there before the
+ *       first page asks); a slower call goes on in the background. It is idempotent at the backend (an
+ *       existing user is answered 200, a name kept): a failure is logged and the next landing tries again
+ *       (decision 150).
+ */
+import type { Request, Response } from 'express';
+import type { KratosSession } from '../../core/kratos/types.ts';
+import { backendClientFor } from '../backend-client.ts';
+import { oryClients } from '../ory.ts';
+import { configOf } from '../request-context.ts';
+import { refreshAuthCookie } from './auth-cookie.ts';
+import { cookieJar } from './cookies.ts';
+
+/** The identity's public metadata member saying the backend knows this account (ISO 8601). */
+export const BACKEND_SIGNED_UP_AT = 'backendSignedUpAt';
+/** How long a landing waits for the backend's sign-up before going on without it. */
+export const SIGN_UP_WAIT_MS = 1_500;
+/** The backend's limit on a user's name. */
+const NAME_MAX = 32;
+
+/** Identities whose sign-up call is under way in this process: a second landing meanwhile sends none. */
+const underWay = new Set<string>();
+
+type Metadata = Record<string, unknown> | null | undefined;
+
+export async function landSignedIn(req: Request, res: Response, session: KratosSession | null | undefined): Promise<void> {
+  if (!session?.identity?.id) return;
+  const signUp = signUpWithBackend(req, res, session);
+  await refreshAuthCookie(req, res);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([signUp, new Promise<void>((resolve) => (timer = setTimeout(resolve, SIGN_UP_WAIT_MS).unref()))]);
+  clearTimeout(timer);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+/** The backend's sign-up of the session's identity when it has not been done; never rejects. */
+export function signUpWithBackend(req: Request, res: Response, session: KratosSession): Promise<void> {
+  const identity = session.identity!;
+  const metadata = (identity as { metadata_public?: Metadata }).metadata_public;
+  if (metadata?.[BACKEND_SIGNED_UP_AT] || underWay.has(identity.id)) return Promise.resolve();
+  underWay.add(identity.id);
+  const traits = identity.traits ?? {};
+  const name = text(traits.name);
+  const body = {
+    ...(name && name.length <= NAME_MAX ? { name } : {}),
+    ...(text(traits.email) ? { email: text(traits.email) } : {}),
+    ...(text(traits.loginService) ? { loginService: text(traits.loginService) } : {}),
+  };
+  // The cookies as Kratos left them in this request: a sign-in's new session is not in the browser's header yet.
+  const caller = { cookie: cookieJar(req, res).header() ?? '', sessionId: session.id };
+  const log = req.log;
+  return (async () => {
+    try {
+      await backendClientFor(req).signUp(caller, body);
+    } catch (error) {
+      log?.warn({ code: (error as { code?: string }).code, reason: (error as Error).name }, 'backend sign-up failed; tried again at the next sign-in');
+      return;
+    }
+    try {
+      const admin = oryClients(configOf(req)).identityAdmin;
+      const current = (await admin.getIdentity({ id: identity.id })).data as { metadata_public?: Metadata };
+      const value = { ...(current.metadata_public ?? {}), [BACKEND_SIGNED_UP_AT]: new Date().toISOString() };
+      await admin.patchIdentity({ id: identity.id, jsonPatch: [{ op: 'add', path: '/metadata_public', value }] });
+    } catch (error) {
+      // The backend has the user; only the marker is missing, so the next landing sends the (idempotent) call again.
+      log?.warn({ status: (error as { response?: { status?: number } }).response?.status }, 'backend sign-up not marked on the identity');
+    }
+  })().finally(() => underWay.delete(identity.id));
+}

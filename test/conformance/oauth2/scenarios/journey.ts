@@ -72,6 +72,18 @@ export const journeyScenarios: OAuth2Scenario[] = [
     },
   },
   {
+    name: 'remembered login and max_age: max_age=0 and a max_age the login is within',
+    async run(ctx) {
+      const client = await registerClient(ctx);
+      const browser = ctx.browser();
+      await journey(ctx, browser, client, { subject: 'subject-max-age', login: { remember: true, remember_for: 3600 } });
+      for (const maxAge of ['0', '3600']) {
+        const answer = await navigate(browser, authorizeUrl(ctx, client, { max_age: maxAge }));
+        await getRequest(ctx, 'login', fromLocation(answer, 'login_challenge'));
+      }
+    },
+  },
+  {
     name: 'remembered login accepted with another subject: redirect_to asks for a new login (prompt=login)',
     async run(ctx) {
       const client = await registerClient(ctx);

@@ -29,6 +29,7 @@ export const sessionScenarios: OAuth2Scenario[] = [
       await ctx.admin.getJson(ctx.adm(`/admin/oauth2/auth/sessions/consent?subject=${subject}`));
       // The revoked client's consent is asked again (skip=false); the other's is still remembered.
       await journey(ctx, browser, client, { subject });
+      await ctx.admin.request('DELETE', ctx.adm(`/admin/oauth2/auth/sessions/consent?consent_request_id=not-a-consent`), { variant: 'json' });
       await ctx.admin.request('DELETE', ctx.adm(`/admin/oauth2/auth/sessions/consent?subject=${subject}&all=true`), { variant: 'json' });
       await ctx.admin.getJson(ctx.adm(`/admin/oauth2/auth/sessions/consent?subject=${subject}`));
       await ctx.admin.request('DELETE', ctx.adm(`/admin/oauth2/auth/sessions/consent?subject=${subject}`), { variant: 'json' });

@@ -26,6 +26,24 @@ export const tokenScenarios: OAuth2Scenario[] = [
     },
   },
   {
+    name: 'client credentials: a machine client gets an access token (no refresh, no ID token), introspected; a scope it may not ask for; a post-logout URI without redirect URIs',
+    async run(ctx) {
+      const metadata = { grant_types: ['client_credentials'], response_types: [], scope: 'documents.read', redirect_uris: [] };
+      // A post-logout URI on a client without redirect URIs: refused by real Hydra.
+      await ctx.admin.postJson(ctx.adm('/admin/clients'), { ...metadata, post_logout_redirect_uris: ['http://client.conformance.test/signed-out'] });
+      const machine = await registerClient(ctx, { ...metadata, post_logout_redirect_uris: [] });
+      const answer = await token(ctx, machine, { grant_type: 'client_credentials', scope: 'documents.read' });
+      await introspect(ctx, tokensOf(answer).access_token);
+      await token(ctx, machine, { grant_type: 'client_credentials' });
+      await token(ctx, machine, { grant_type: 'client_credentials', scope: 'documents.write' });
+      await token(ctx, machine, {
+        grant_type: 'authorization_code',
+        code: 'ory_ac_never-issued.signature',
+        redirect_uri: 'http://client.conformance.test/callback',
+      });
+    },
+  },
+  {
     name: 'token endpoint client authentication: wrong secret, unknown client, none, the wrong method, an unsupported or missing grant_type',
     async run(ctx) {
       const client = await registerClient(ctx);

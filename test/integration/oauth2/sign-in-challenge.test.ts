@@ -1,0 +1,70 @@
+// Hydra's login challenge on our sign-in and sign-up pages (decision 130): it stays in the address through
+// a refused password and the form's action, the sign-up link carries it, and the registration flow made
+// there hands it to Kratos; return_to beside it does not take the browser away from Hydra.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { STRONG_PASSWORD, useIdentities } from '../../support/fixtures.ts';
+import { Browser, flowIdOf, formAction, hiddenValue } from '../../support/http.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { authorizeUrl, registerClient, signInOnPage, walk } from './support.ts';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ oauth2: true });
+});
+afterAll(() => stack?.close());
+const identities = useIdentities(() => stack.identity.adminUrl);
+
+const linkTo = (html: string, path: string) =>
+  [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&')).find((href) => href.startsWith(`${path}?`));
+
+describe('login challenge on the sign-in and sign-up pages', () => {
+  test('kept through a wrong password; then the right one goes on to Hydra and the consent page', async () => {
+    const client = await registerClient(stack);
+    const person = await identities.create();
+    const browser = new Browser(stack.appUrl);
+    const page = await walk(browser, authorizeUrl(stack, client));
+    const challenge = new URL(page.url).searchParams.get('login_challenge')!;
+    const action = formAction(page.text, 'sign-in-form')!;
+    expect(new URL(action, stack.appUrl).searchParams.get('login_challenge')).toBe(challenge);
+
+    const refused = await browser.post(action, {
+      csrf_token: hiddenValue(page.text, 'csrf_token')!,
+      identifier: person.email,
+      password: 'wrong-Password-123',
+      method: 'password',
+    });
+    expect(refused.status).toBe(400);
+    const again = formAction(refused.text, 'sign-in-form')!;
+    expect(new URL(again, stack.appUrl).searchParams.get('login_challenge')).toBe(challenge);
+    const consent = await signInOnPage(browser, stack.appUrl, { ...refused, url: new URL(again, stack.appUrl).href }, person.email, STRONG_PASSWORD);
+    expect(new URL(consent.url).pathname).toBe('/consent');
+  });
+
+  test('the sign-up link carries it, and the registration flow made there has it at Kratos', async () => {
+    const client = await registerClient(stack);
+    const browser = new Browser(stack.appUrl);
+    const page = await walk(browser, authorizeUrl(stack, client));
+    const challenge = new URL(page.url).searchParams.get('login_challenge')!;
+    const signUp = linkTo(page.text, '/sign-up');
+    expect(new URL(signUp!, stack.appUrl).searchParams.get('login_challenge')).toBe(challenge);
+    const created = await browser.get(signUp!);
+    expect(created.status).toBe(303);
+    const flowId = flowIdOf(created.location);
+    expect(new URL(created.location!, stack.appUrl).searchParams.get('login_challenge')).toBe(challenge);
+    const flow = await browser.get(`${stack.identity.publicUrl}/self-service/registration/flows?id=${flowId}`, { accept: 'application/json' });
+    expect(flow.status).toBe(200);
+    expect((JSON.parse(flow.text) as { oauth2_login_challenge?: string }).oauth2_login_challenge).toBe(challenge);
+  });
+
+  test('a return_to beside the challenge does not take the sign-in away from Hydra', async () => {
+    const client = await registerClient(stack);
+    const person = await identities.create();
+    const browser = new Browser(stack.appUrl);
+    const page = await walk(browser, authorizeUrl(stack, client));
+    const url = new URL(page.url);
+    url.searchParams.set('return_to', `${stack.appUrl}/profile-settings`);
+    const withReturnTo = await browser.follow(`${url.pathname}${url.search}`);
+    const consent = await signInOnPage(browser, stack.appUrl, { ...withReturnTo, url: new URL(withReturnTo.url, stack.appUrl).href }, person.email);
+    expect(new URL(consent.url).pathname).toBe('/consent');
+  });
+});

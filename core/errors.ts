@@ -27,6 +27,8 @@ export const ERROR_CODES = {
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',
   tooManyRequests: 'too_many_requests',
+  /** More requests at once than this instance takes: answered at once with 503 + Retry-After (server/security/admission.ts). */
+  overloaded: 'overloaded',
   internal: 'internal_error',
   sessionAlreadyAvailable: 'session_already_available',
   browserLocationChangeRequired: 'browser_location_change_required',

@@ -16,6 +16,7 @@ import { logSerializers } from './logger.ts';
 import { healthRoutes, identityReadiness } from './routes/health.ts';
 import { mountRoutes } from './routes/index.ts';
 import { testRoutes } from './routes/test-hooks.ts';
+import { admissionControl, refuseOverloaded } from './security/admission.ts';
 import { cspNonce, securityHeaders } from './security/headers.ts';
 import { createSession } from './session.ts';
 import { ROUTES } from '../core/routes.ts';
@@ -137,6 +138,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   app.use(healthRoutes());
   app.use(cookieParser());
   app.use(i18nRequest(locals.i18n));
+  // Past this point requests cost real work: at most MAX_IN_FLIGHT at once, the rest wait briefly or get a quick 503.
+  app.use(admissionControl({ maxInFlight: config.MAX_IN_FLIGHT, queueTimeoutMs: config.QUEUE_TIMEOUT_MS }, refuseOverloaded));
   app.use(session.whenPresent);
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 200 }));
   app.use(express.json({ limit: BODY_LIMIT }));

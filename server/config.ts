@@ -85,6 +85,8 @@ export const envSchema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(65_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).default(2_000),
+  MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(64),
+  QUEUE_TIMEOUT_MS: z.coerce.number().int().min(1).default(1_000),
   ENABLE_TEST_ROUTES: flag(false),
   BACKEND_TIMEOUT_MS: milliseconds(10_000),
   BACKEND_UPLOAD_TIMEOUT_MS: milliseconds(60_000),

@@ -41,6 +41,10 @@ export const ROUTES = {
   flowError: '/error',
   language: '/language',
   canny: '/authentication/canny',
+  /** The live-session island's authorization token for the socket's `init` (JSON, signed-in only; decision 160). */
+  liveSessionToken: '/live-session/token',
+  /** The backend's and operators' way to send `force-reload` (bearer FORCE_RELOAD_SECRET; off without it). */
+  forceReload: '/internal/force-reload',
   health: '/healthz',
   ready: '/readyz',
   swaggerUi: '/swagger/ui',

@@ -25,6 +25,8 @@ const client = await esbuild.build({
     'app-bridge': 'client/islands/app-bridge.ts',
     // The avatar upload island: only the profile page, where its markup is, loads it (IslandScript).
     avatar: 'client/avatar.ts',
+    // The live-session socket: loaded by signed-in pages only (views/components/LiveSession.tsx, decision 160).
+    socket: 'client/socket.ts',
     app: 'public/styles/app.css',
   },
   outdir: path.join(publicOut, 'assets'),

@@ -19,6 +19,10 @@ import { testRoutes } from './routes/test-hooks.ts';
 import { admissionControl, refuseOverloaded } from './security/admission.ts';
 import { cspNonce, securityHeaders } from './security/headers.ts';
 import { createSession } from './session.ts';
+import { closeRedis } from './redis.ts';
+import { useRateLimitStore } from './security/rate-limit.ts';
+import { sharedLimitStores } from './security/shared-limit-store.ts';
+import { createLiveSessions } from './socket/live-sessions.ts';
 import { ROUTES } from '../core/routes.ts';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
@@ -70,6 +74,9 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   const app = express();
   const manifest = loadManifest(config.ASSETS_DIR);
   const session = createSession(config, logger);
+  // Shared state with REDIS_URL (decision 160): rate-limit counts and the socket fan-out in Redis too.
+  const limits = config.REDIS_URL ? await sharedLimitStores(config.REDIS_URL, logger) : undefined;
+  const liveSessions = await createLiveSessions(config, logger);
   const locals: AppLocals = {
     config,
     logger,
@@ -80,8 +87,10 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
     readiness: [
       { name: 'session-store', check: session.isReady },
       { name: 'identity', check: identityReadiness(config) },
+      ...(limits ? [{ name: 'redis', check: () => limits.client.isReady && liveSessions.isReady() }] : []),
     ],
-    onShutdown: [session.close],
+    onShutdown: [session.close, liveSessions.close, async () => closeRedis(limits?.client)],
+    liveSessions,
     startSession: session.middleware,
   };
   Object.assign(app.locals, locals);
@@ -145,6 +154,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   app.use(express.json({ limit: BODY_LIMIT }));
 
   if (config.ENABLE_TEST_ROUTES) app.use(testRoutes());
+  // The limiters are built while the routers are, right below: they count in this app's store.
+  useRateLimitStore(limits?.factory);
   mountRoutes(app);
 
   // Everything unmatched, /404 itself included, is the 404 page.

@@ -71,6 +71,14 @@ export const envSchema = z.object({
   AVATAR_STORAGE_URL: httpUrl().optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  /** An external socket host for the live-session channel (decision 160); unset: the app serves /socket.io/ itself. Needs REDIS_URL. */
+  SOCKET_URL: z.url({ protocol: /^(https?|wss?)$/, error: 'must be an http(s) or ws(s) URL' }).optional(),
+  /** The tokenizer's key set (default: KRATOS_PUBLIC_URL/.well-known/jwks.json), its issuer (default KRATOS_PUBLIC_URL) and audience. */
+  TOKEN_JWKS_URL: httpUrl().optional(),
+  TOKEN_ISSUER: z.string().optional(),
+  TOKEN_AUDIENCE: z.string().default('accounts-backend'),
+  /** Shared with the backend and operators: POST /internal/force-reload needs it as a bearer token; unset: that endpoint is off. */
+  FORCE_RELOAD_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LANGUAGES: list(SUPPORTED_LANGUAGES.join(',')).pipe(z.array(z.enum(SUPPORTED_LANGUAGES)).min(1)),
   DEFAULT_LANGUAGE: z.enum(SUPPORTED_LANGUAGES).default('en'),
@@ -152,6 +160,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'trusts every X-Forwarded-For hop, so any client can choose the IP the rate limits see; give the hop count (e.g. 1) or the proxy addresses/subnets';
     if (isProduction) fail('TRUST_PROXY', `${String(values.TRUST_PROXY)} is refused in production: it ${why}`);
     process.emitWarning(`TRUST_PROXY=${String(values.TRUST_PROXY)} ${why}. Production refuses it.`, { code: 'ACCOUNTS_TRUST_PROXY' });
+  }
+  if (values.SOCKET_URL && !values.REDIS_URL) {
+    fail('SOCKET_URL', 'an external socket host is reached through Redis: set REDIS_URL too');
   }
   if (!values.LANGUAGES.includes(values.DEFAULT_LANGUAGE)) {
     fail('DEFAULT_LANGUAGE', `must be one of LANGUAGES (${values.LANGUAGES.join(', ')})`);

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { i18n as I18n } from 'i18next';
 import type { Config } from './config.ts';
 import type { DocumentAssets } from '../views/layout/Document.tsx';
+import type { LiveSessions } from './socket/live-sessions.ts';
 
 /** A dependency readiness waits for: `check` resolves true when it can serve. */
 export type ReadinessCheck = { name: string; check(): boolean | Promise<boolean> };
@@ -21,6 +22,8 @@ export type AppLocals = {
   readiness: ReadinessCheck[];
   /** Starts (or loads) our server-side session for a request that needs one: see server/session.ts. */
   startSession: RequestHandler;
+  /** The live-session channel: `force-reload` to a user's sockets on every instance (server/socket/). */
+  liveSessions: LiveSessions;
   /** Run by main.ts after the last in-flight request, to release connections and timers. */
   onShutdown: Array<() => Promise<void>>;
 };

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { createApp } from './app.ts';
+import { attachLiveSessions } from './socket/live-sessions.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { AppLocals } from './locals.ts';
 import { createLogger } from './logger.ts';
@@ -107,6 +108,9 @@ async function main() {
   server.keepAliveTimeout = config.KEEP_ALIVE_TIMEOUT_MS;
   server.maxConnections = config.MAX_CONNECTIONS;
   const connections = trackConnections(server, config.MAX_CONNECTIONS);
+  // The live-session socket shares this server (WebSocket upgrades on /socket.io/); when draining, its
+  // connections are closed like idle ones and the clients reconnect to another instance.
+  attachLiveSessions(server, locals.liveSessions, config);
   server.listen(config.PORT, config.HOST);
   server.on('error', (error) => {
     process.stderr.write(`accounts cannot listen on ${config.HOST}:${config.PORT}: ${error.message}\n`);

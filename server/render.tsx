@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
 import type { ReactElement } from 'react';
@@ -7,6 +8,15 @@ import { Document } from '../views/layout/Document.tsx';
 import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
 import { translator } from './request-context.ts';
+import type { KratosSession } from '../core/kratos/types.ts';
+
+/** A page rendered for a signed-in browser carries the live-session island (decision 160). */
+function liveSessionOf(res: Response, locals: AppLocals): ViewContext['liveSession'] {
+  const session = res.locals.kratosSession as KratosSession | null | undefined;
+  if (!session?.id || !session.identity) return undefined;
+  const sessionKey = createHash('sha256').update(`live-session:${session.id}`).digest('base64url').slice(0, 16);
+  return { sessionKey, socketUrl: locals.config.SOCKET_URL };
+}
 
 /**
  * The address a link back to "this page" should use (language switcher, Retry). After a POST the flow
@@ -35,6 +45,7 @@ export function viewContext(req: Request, res: Response): ViewContext {
     toasts: res.locals.toasts as ViewContext['toasts'],
     oneTap: res.locals.oneTap as ViewContext['oneTap'],
     islandScripts: locals.islandScripts,
+    liveSession: liveSessionOf(res, locals),
   };
 }
 

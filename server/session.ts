@@ -1,10 +1,9 @@
-import { RedisStore } from 'connect-redis';
 import type { RequestHandler } from 'express';
 import session, { Store, type SessionData } from 'express-session';
 import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
-import { createClient } from 'redis';
 import type { Config } from './config.ts';
+import { closeRedis, redisClient, type RedisClient } from './redis.ts';
 
 /**
  * The app's own server-side session: it holds our CSRF token (server/security/csrf.ts) and nothing
@@ -131,24 +130,22 @@ export function createSession(config: Config, logger: Logger): SessionSetup {
     return { middleware, whenPresent: whenCookiePresent(config, middleware), isReady: () => true, close: async () => store.close() };
   }
 
-  // Commands fail at once while Redis is down (no offline queue), so requests get an error page
-  // instead of hanging; readiness reports the outage meanwhile.
-  const client = createClient({
-    url: config.REDIS_URL,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000) },
+  // Sessions live in Redis, shared by every instance. While Redis is down they fail closed: a request
+  // that needs its session gets the error page (our CSRF token cannot be checked), readiness says
+  // "session-store", and the client reconnects on its own (server/redis.ts). `redis` and
+  // `connect-redis` are loaded only here, when REDIS_URL is set.
+  let client: RedisClient | undefined;
+  const loading = Promise.all([redisClient(config.REDIS_URL, logger, 'sessions'), import('connect-redis')]).then(([made, { RedisStore }]) => {
+    client = made;
+    return session(options(new RedisStore({ client: made, prefix: 'accounts:sess:', ttl: redisTtlSeconds })));
   });
-  client.on('error', (error: unknown) => logger.warn({ err: error }, 'redis session store error'));
-  client.connect().catch((error: unknown) => logger.error({ err: error }, 'redis session store: cannot connect'));
-  const store = new RedisStore({ client, prefix: 'accounts:sess:', ttl: redisTtlSeconds });
-  const middleware = session(options(store));
+  let loaded: RequestHandler | undefined;
+  void loading.then((middleware) => (loaded = middleware)).catch((error: unknown) => logger.error({ err: error }, 'redis session store could not be loaded'));
+  const middleware: RequestHandler = (req, res, next) => (loaded ? loaded(req, res, next) : loading.then((ready) => ready(req, res, next), next));
   return {
     middleware,
     whenPresent: whenCookiePresent(config, middleware),
-    isReady: () => client.isReady,
-    close: async () => {
-      if (client.isOpen) await client.close().catch(() => client.destroy());
-      else client.destroy();
-    },
+    isReady: () => client?.isReady === true,
+    close: async () => closeRedis(client ?? (await loading.then(() => client).catch(() => undefined))),
   };
 }

@@ -1,5 +1,6 @@
 import type { OneTapOffer } from './components/OneTap.tsx';
 import type { ToastItem } from './components/Toasts.tsx';
+import type { LiveSessionView } from './components/LiveSession.tsx';
 import { createContext, useContext } from 'react';
 
 /** What every view may need from the request: language, translations, CSP nonce, CSRF token. */
@@ -18,6 +19,8 @@ export type ViewContext = {
   oneTap?: OneTapOffer;
   /** Built islands of their own (logical name → URL), loaded by the markup that needs them (IslandScript). */
   islandScripts?: Readonly<Record<string, string>>;
+  /** Signed-in pages: the live-session island and its session-changed dialog (views/components/LiveSession.tsx). */
+  liveSession?: LiveSessionView;
 };
 
 export const ViewContextReact = createContext<ViewContext | null>(null);

@@ -39,8 +39,15 @@ export function mountDialogs(root: ParentNode): void {
     form.addEventListener('change', () => form.requestSubmit());
   }
   for (const watch of all(root, '[data-island="session-watch"]')) {
+    if (!fresh(watch)) continue;
+    const open = () => {
+      const layer = watch.querySelector<HTMLElement>('.dialog-layer');
+      if (layer) openDialog(layer);
+    };
+    // The live-session socket (client/socket.ts): a force-reload, or the session found gone on reconnection.
+    addEventListener('session-changed', open);
     const key = watch.dataset.sessionKey;
-    if (!key || !fresh(watch)) continue;
+    if (!key) continue;
     try {
       localStorage.setItem(SESSION_KEY, key);
     } catch {
@@ -48,8 +55,7 @@ export function mountDialogs(root: ParentNode): void {
     }
     // Another tab signed in as someone else, or out: this page's data no longer matches the session.
     addEventListener('storage', (event) => {
-      const layer = watch.querySelector<HTMLElement>('.dialog-layer');
-      if (event.key === SESSION_KEY && event.newValue !== key && layer) openDialog(layer);
+      if (event.key === SESSION_KEY && event.newValue !== key) open();
     });
   }
 }

@@ -17,6 +17,7 @@ import { flowErrorRoutes } from './flow-error.ts';
 import { consentRoutes } from './consent.ts';
 import { gatewayRoutes } from './gateway.ts';
 import { openDriveRoutes } from './open-drive.ts';
+import { liveSessionRoutes } from '../socket/routes.ts';
 import { accountHostRouting } from '../flows/account-host.ts';
 import type { AppLocals } from '../locals.ts';
 
@@ -44,4 +45,5 @@ export function mountRoutes(app: Express): void {
   app.use(invitationRoutes());
   app.use(gatewayRoutes());
   app.use(openDriveRoutes());
+  app.use(liveSessionRoutes());
 }

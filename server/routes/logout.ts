@@ -30,6 +30,7 @@ import { sessionCookieName } from '../session.ts';
 import { z } from 'zod';
 import { AFTER_LOGOUT_PATH, ROUTES } from '../../core/routes.ts';
 import { hasLogoutChallenge, showOAuth2Logout, submitOAuth2Logout } from './oauth2-logout.ts';
+import { liveSessionsOf } from '../socket/emit.ts';
 
 export const CLEAR_SITE_DATA = '"cache", "storage"';
 
@@ -78,6 +79,8 @@ export async function endSession(req: Request, res: Response): Promise<void> {
   }
   const flow = await createLogoutFlow(req, res);
   if (flow.ok && flow.data.logout_token) await performLogout(req, res, flow.data.logout_token);
+  // The browser's other tabs show a session that is over now (spec §4): their session-changed dialog.
+  if (session) liveSessionsOf(req).forceReload({ sessionId: session.id }, 'signed-out');
 }
 
 /** Destroys our server-side session, if this browser has one, and expires its cookie. */

@@ -36,6 +36,7 @@ import { addFlash } from './profile/flash.ts';
 import { profileAnswer, renderProfile, renderReactivate } from './profile/page.ts';
 import { pendingDeletionState, redirectResult, settingsBody, settingsQuery, settingsState } from './profile/schemas.ts';
 import { settingsMethodOf, settingsSubmitFrom, type SettingsMethod, type SettingsSubmit } from './profile/settings-body.ts';
+import { liveSessionsOf } from '../socket/emit.ts';
 
 /** The documented body; any post parses, since the allow-list in settings-body.ts reads the raw post against the flow. */
 const body = settingsBody.catch((ctx) => ctx.value as never);
@@ -96,6 +97,9 @@ async function saved(screen: ScreenRequest): Promise<void> {
   // Loaded before the submit (fromFlow): whether the password existed, i.e. this was a change, not a first one.
   const hadPassword = method === 'password' && (res.locals.accountFacts as AccountFacts | null | undefined)?.hasPassword;
   if (hadPassword) await recordPasswordChange(req, sessionOf(res).identity!.id, new Date());
+  // Pages open on the user's other devices were shown with the old password in force (spec §4).
+  if (method === 'password')
+    liveSessionsOf(req).forceReload({ identityId: sessionOf(res).identity!.id, exceptSessionId: sessionOf(res).id }, 'password-changed');
   if (responseMode(req) !== 'json') {
     const passwordSaved = method === 'password' ? (hadPassword === false ? 'set' : 'changed') : undefined;
     addFlash(req, { toasts: [savedToast(req, post, passwordSaved, sessionEmail(sessionOf(res)) ?? '')], passwordSaved });

@@ -28,14 +28,14 @@
  * BEFORE createApp() builds its routers; the window is fixed when the middleware is built, the counts
  * are read on every request (so lowering a count later still takes effect).
  * `configureRateLimits('off')` turns every limit off (benchmark only); `resetRateLimitSettings()` goes
- * back to the defaults below. Stores are in memory per app instance: several app processes behind one
- * load balancer each count on their own, so the effective limit is
- * N times higher with N processes (a shared store would be the fix when the app is scaled out).
+ * back to the defaults below. Counts are in memory per app instance, or with REDIS_URL in Redis, shared
+ * by every instance (createApp calls useRateLimitStore; server/security/shared-limit-store.ts, which
+ * counts in memory while Redis is unreachable: decision 160).
  * Limits, keys and trade-offs: docs/decisions/031-rate-limits-and-anti-enumeration.md.
  */
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { createElement } from 'react';
 import { RateLimitedForm, RateLimitedPage } from '../../views/pages/RateLimitedPage.tsx';
 import { FORM_IDS } from '../../core/form-ids.ts';
@@ -86,6 +86,13 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitScope, Readonly<RateL
 export const RATE_LIMIT_SCOPES = Object.keys(DEFAULT_RATE_LIMITS) as RateLimitScope[];
 
 let settings: Record<RateLimitScope, RateLimitSetting> = cloneDefaults();
+/** Makes each limiter's store (one per limiter: express-rate-limit refuses a shared one); unset: its memory store. */
+let storeFactory: ((prefix: string) => Store) | undefined;
+
+/** The store the limiters built from now on count in (createApp: Redis with REDIS_URL, else undefined for memory). */
+export function useRateLimitStore(factory: ((prefix: string) => Store) | undefined): void {
+  storeFactory = factory;
+}
 let disabled = false;
 
 function cloneDefaults(): Record<RateLimitScope, RateLimitSetting> {
@@ -256,6 +263,7 @@ function limiter(scope: RateLimitScope, kind: Kind): RequestHandler {
   const markedOnly = kind === 'email' && setting.perEmailCounts === 'marked';
   return rateLimit({
     windowMs: setting.windowMs,
+    ...(storeFactory ? { store: storeFactory(`accounts:rl:${scope}:${kind}:`) } : {}),
     limit: () => limitFor(scope, kind),
     // Skip work entirely for reads, when switched off, and (per email) when there is no email.
     skip: (req, res) => skipped(req, res, scope, kind),

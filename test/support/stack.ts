@@ -3,6 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from '../../server/app.ts';
+import type { AppLocals } from '../../server/locals.ts';
+import { attachLiveSessions, type LiveSessions } from '../../server/socket/live-sessions.ts';
 import { loadConfig } from '../../server/config.ts';
 import { startIdentity, type StartIdentityOptions } from '../../embedded/identity/index.ts';
 import { startBackend } from '../../embedded/backend/index.ts';
@@ -32,7 +34,14 @@ async function startRealIdentity(
   // Real Kratos reads the real time: a test that moves a clock belongs to the stand-in suites only.
   if (clock) throw new Error('startStack: a test clock works with the identity stand-in only (real Kratos reads the real time)');
   const kratos = await startKratos({ appUrl, config, adminPort: oauth2.adminPort, oauth2ProviderUrl: oauth2.providerUrl });
-  return { publicUrl: kratos.publicUrl, adminUrl: kratos.adminUrl, jwks: kratos.jwks, issuer: `${kratos.publicUrl}/`, close: kratos.close };
+  return {
+    publicUrl: kratos.publicUrl,
+    adminUrl: kratos.adminUrl,
+    jwks: kratos.jwks,
+    jwksUrl: kratos.jwksUrl,
+    issuer: `${kratos.publicUrl}/`,
+    close: kratos.close,
+  };
 }
 
 export type Stack = {
@@ -46,6 +55,8 @@ export type Stack = {
   /** The OAuth2 provider (real Hydra on real Kratos, else the stand-in in embedded/oauth2), with `oauth2: true`. */
   oauth2?: { publicUrl: string; adminUrl: string };
   server: http.Server;
+  /** The app's live-session channel (server/socket/): tests watch its sockets. */
+  liveSessions: LiveSessions;
   close(): Promise<void>;
 };
 
@@ -118,10 +129,14 @@ export async function startStack(
     ENABLE_TEST_ROUTES: 'true',
     ...(providers ? providerAppEnv(providers) : {}),
     ...(oauth2 ? { HYDRA_PUBLIC_URL: oauth2.publicUrl, HYDRA_ADMIN_URL: oauth2.adminUrl } : {}),
+    // Real Kratos does not publish the tokenizer's keys: its sidecar does (scripts/ory/kratos.ts).
+    ...('jwksUrl' in identity ? { TOKEN_JWKS_URL: identity.jwksUrl } : {}),
     ...options.env,
   });
   const app = await createApp(config, pino({ level: 'silent' }));
   server.on('request', app);
+  const liveSessions = (app.locals as AppLocals).liveSessions;
+  attachLiveSessions(server, liveSessions, config);
 
   return {
     appUrl,
@@ -131,7 +146,9 @@ export async function startStack(
     providers,
     oauth2: oauth2 && { publicUrl: oauth2.publicUrl, adminUrl: oauth2.adminUrl },
     server,
+    liveSessions,
     async close() {
+      await liveSessions.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await backend.close();

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { IslandChrome } from '../components/IslandChrome.tsx';
 import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
+import { LiveSession } from '../components/LiveSession.tsx';
 import { OneTap } from '../components/OneTap.tsx';
 import { ThemeSwitcher } from '../components/ThemeSwitcher.tsx';
 import { useView } from '../context.ts';
@@ -16,7 +17,7 @@ const THEME_BOOTSTRAP =
 export const FAVICON_VERSION = 2;
 
 export function Document(props: { title: string; canonical: string; assets: DocumentAssets; children: ReactNode }) {
-  const { lang, nonce, toasts, oneTap } = useView();
+  const { lang, nonce, toasts, oneTap, liveSession } = useView();
   const v = `?v=${FAVICON_VERSION}`;
   return (
     <html lang={lang} data-theme="light">
@@ -38,6 +39,7 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         <IslandChrome toasts={toasts} />
         {props.children}
         {oneTap ? <OneTap offer={oneTap} /> : null}
+        {liveSession ? <LiveSession {...liveSession} /> : null}
         <footer className="site-footer">
           <LanguageSwitcher id="site-language" />
           {/* Light, dark or auto on every page (spec §2); shown once the theme island runs, since it lives in the browser's storage. */}

@@ -24,6 +24,7 @@ import { backendFailure, graceDays, loadUser, reauthenticate, sessionOf, signInA
 import { addFlash, takeFlash } from './flash.ts';
 import { renderReactivate } from './page.ts';
 import { deleteAccountBody, deletionResult, ourCsrfBody, redirectResult } from './schemas.ts';
+import { liveSessionsOf } from '../../socket/emit.ts';
 
 documentEndpoint({
   method: 'post',
@@ -87,6 +88,8 @@ async function deleteAccount(req: Request, res: Response): Promise<void> {
   }
   // The backend has revoked every session of the identity: the stored token is worthless now.
   backend.forgetSession(sessionOf(res).id);
+  // Every page of the account, on every device, now belongs to a signed-out account (spec §4).
+  liveSessionsOf(req).forceReload({ identityId: sessionOf(res).identity?.id }, 'account-deleted');
   const days = Math.round(result.gracePeriodDays) || graceDays(req);
   if (responseMode(req) !== 'json') addFlash(req, { deletion: { scheduledAt: result.deletionScheduledAt, graceDays: days } });
   respondRedirect(req, res, ROUTES.accountDeleted, { state: 'pending_deletion', deletionScheduledAt: result.deletionScheduledAt, gracePeriodDays: days });

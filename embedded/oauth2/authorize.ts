@@ -206,7 +206,6 @@ function afterLogin(req: IncomingMessage, res: ServerResponse, ctx: Context, ver
   flow.consentRequestedAt = now;
   flow.consentRequestId = randomUUID();
   flow.consent = undefined;
-  flow.consentError = undefined;
   saveFlow(ctx, flow);
   aliasFlow(ctx, `consent_challenge:${flow.consentChallenge}`, flow);
   cookies.push(cookie(consentCsrfCookie(flow.clientId), flow.consentCsrf, TTL.loginConsentRequestMs / 1000, now));
@@ -245,7 +244,6 @@ function afterConsent(req: IncomingMessage, res: ServerResponse, ctx: Context, v
       ...(flow.params.code_challenge ? { codeChallenge: flow.params.code_challenge, codeChallengeMethod: flow.params.code_challenge_method || 'plain' } : {}),
       ...(flow.params.nonce ? { nonce: flow.params.nonce } : {}),
       ext: consent.session.access_token,
-      idClaims: {},
     },
     TTL.authCodeMs,
   );

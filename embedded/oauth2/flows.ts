@@ -50,16 +50,13 @@ export type Flow = {
   sessionId: string;
   /** When the subject authenticated (ms): kept from the remembered session on skip. */
   authenticatedAt?: number;
+  /** The login verdict whose verifier the browser followed last. */
   login?: LoginResult;
-  loginError?: Rejection;
-  loginVerifier?: string;
   consentChallenge?: string;
   consentCsrf?: string;
   consentSkip?: boolean;
   consentRequestedAt?: number;
   consent?: ConsentResult;
-  consentError?: Rejection;
-  consentVerifier?: string;
   consentUsed?: boolean;
   /** The id Hydra gives a handled consent (consent sessions' `consent_request.challenge`). */
   consentRequestId?: string;

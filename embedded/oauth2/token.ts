@@ -148,7 +148,6 @@ async function clientCredentials(ctx: Context, client: Client, form: URLSearchPa
     scope,
     audience,
     ext: {},
-    idClaims: {},
   };
   const { value } = issueToken(ctx, grant, TTL.accessTokenMs);
   return { access_token: value, expires_in: Math.floor(TTL.accessTokenMs / 1000) - 1, scope: scope.join(' '), token_type: 'bearer' };
@@ -163,7 +162,6 @@ async function issueTokens(ctx: Context, client: Client, grant: TokenRecord, non
     scope: grant.scope,
     audience: grant.audience,
     ext: grant.ext,
-    idClaims: {},
     // Kept for the ID tokens of later refreshes, which repeat it (as real Hydra's do).
     ...(nonce ? { nonce } : {}),
   };

@@ -26,8 +26,6 @@ export type TokenRecord = {
   nonce?: string;
   /** session.access_token of the consent (introspection's `ext`). */
   ext: Record<string, unknown>;
-  /** The claims an ID token of this grant carries besides the standard ones. */
-  idClaims: Record<string, unknown>;
 };
 
 export function newOpaqueToken(kind: TokenKind, secret: Buffer): string {

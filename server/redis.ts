@@ -38,6 +38,10 @@ export async function redisClient(url: string, logger: Logger, role: string): Pr
 /** Closes a client whether or not it ever connected. */
 export async function closeRedis(client: RedisClient | undefined): Promise<void> {
   if (!client) return;
-  if (client.isOpen) await client.close().catch(() => client.destroy());
-  else client.destroy();
+  try {
+    if (client.isOpen) await client.close();
+    else client.destroy();
+  } catch {
+    // Closed already, or the connection broke while closing: nothing is left to release.
+  }
 }

@@ -99,6 +99,7 @@ export async function createLiveSessions(config: Config, logger: Logger, options
     io.adapter(createAdapter(pub, sub, { key: ADAPTER_KEY, requestsTimeout: 2_000 }));
   }
   io.on('connection', (socket) => handshake(socket, verify, logger));
+  let closing: Promise<void> | undefined;
   return {
     io,
     forceReload(target, reason) {
@@ -115,12 +116,15 @@ export async function createLiveSessions(config: Config, logger: Logger, options
       }
     },
     isReady: () => clients.every((client) => client.isReady),
-    async close() {
-      // Not io.close(): that would close the app's HTTP server too, which main.ts drains on its own.
-      for (const socket of io.of('/').sockets.values()) socket.disconnect(true);
-      (io.engine as { close(): void } | undefined)?.close();
-      await io.of('/').adapter.close();
-      await Promise.all(clients.map((client) => closeRedis(client)));
+    close() {
+      closing ??= (async () => {
+        // Not io.close(): that would close the app's HTTP server too, which main.ts drains on its own.
+        for (const socket of io.of('/').sockets.values()) socket.disconnect(true);
+        (io.engine as { close(): void } | undefined)?.close();
+        await io.of('/').adapter.close();
+        await Promise.all(clients.map((client) => closeRedis(client)));
+      })();
+      return closing;
     },
   };
 }

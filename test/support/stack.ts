@@ -57,6 +57,8 @@ export type Stack = {
   server: http.Server;
   /** The app's live-session channel (server/socket/): tests watch its sockets. */
   liveSessions: LiveSessions;
+  /** The app's locals (its config, readiness checks, shutdown hooks). */
+  locals: AppLocals;
   close(): Promise<void>;
 };
 
@@ -147,6 +149,7 @@ export async function startStack(
     oauth2: oauth2 && { publicUrl: oauth2.publicUrl, adminUrl: oauth2.adminUrl },
     server,
     liveSessions,
+    locals: app.locals as AppLocals,
     async close() {
       await liveSessions.close();
       server.closeAllConnections();

@@ -1,0 +1,76 @@
+// Two app instances on one real redis-server, for the scale-out suite: instance A is the standard
+// stack's app (with its identity service and backend), instance B a second app with the same
+// configuration on its own HTTP server. Both share sessions, rate-limit counts and the socket fan-out
+// through Redis, exactly as `npm run start:cluster` runs them.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createApp } from '../../../server/app.ts';
+import { loadConfig } from '../../../server/config.ts';
+import type { AppLocals } from '../../../server/locals.ts';
+import { attachLiveSessions } from '../../../server/socket/live-sessions.ts';
+import { startRedisServer, type RunningRedis } from '../../../scripts/redis-server.ts';
+import { Browser } from '../../support/http.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+
+export const FORCE_RELOAD_SECRET = 'scale-out-force-reload-secret-0123456789';
+
+export type Instance = { url: string; locals: AppLocals; server: http.Server; stop(): Promise<void> };
+
+export type Cluster = { redis: RunningRedis; stack: Stack; a: Instance; b: Instance; close(): Promise<void> };
+
+async function startInstanceB(stack: Stack, redisUrl: string): Promise<Instance> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PUBLIC_URL: stack.appUrl,
+    KRATOS_PUBLIC_URL: stack.identity.publicUrl,
+    KRATOS_ADMIN_URL: stack.identity.adminUrl,
+    BACKEND_URL: stack.backend.url,
+    LOG_LEVEL: 'silent',
+    ENABLE_TEST_ROUTES: 'true',
+    REDIS_URL: redisUrl,
+    FORCE_RELOAD_SECRET,
+  });
+  const app = await createApp(config, pino({ level: 'silent' }));
+  server.on('request', app);
+  const locals = app.locals as AppLocals;
+  attachLiveSessions(server, locals.liveSessions, config);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, locals, server, stop: () => stopInstance(server, locals) };
+}
+
+/** What main.ts does on SIGTERM, at once: sockets and connections closed, then the shutdown hooks. */
+async function stopInstance(server: http.Server, locals: AppLocals): Promise<void> {
+  await locals.liveSessions.close();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const hook of locals.onShutdown) await hook().catch(() => undefined);
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const redis = await startRedisServer();
+  const stack = await startStack({ env: { REDIS_URL: redis.url, FORCE_RELOAD_SECRET } });
+  const aLocals = stack.locals;
+  const a: Instance = { url: stack.appUrl, locals: aLocals, server: stack.server, stop: () => stopInstance(stack.server, aLocals) };
+  const b = await startInstanceB(stack, redis.url);
+  return {
+    redis,
+    stack,
+    a,
+    b,
+    async close() {
+      await b.stop();
+      await a.stop();
+      await stack.close();
+      await redis.stop();
+    },
+  };
+}
+
+/** A browser on another instance sharing this one's cookies (cookies do not tell ports apart). */
+export function sameBrowserOn(browser: Browser, url: string): Browser {
+  const other = new Browser(url);
+  Object.defineProperty(other, 'cookies', { value: browser.cookies });
+  return other;
+}

@@ -25,3 +25,9 @@ export const GATEWAY_LIMITS = { stateMin: 8, stateMax: 512, redirectUriMax: 2048
 
 /** Google Drive's `state` on /open-drive: how many files and how long one id or the whole parameter may be. */
 export const DRIVE_STATE_LIMITS = { stateMax: 8192, idsMax: 100, idMax: 256, userIdMax: 256 } as const;
+
+/** Spec §9: GA4 event parameter keys and values, and the analytics service's attribute values, are cut to these. */
+export const ANALYTICS_LIMITS = { ga4KeyMax: 40, ga4ValueMax: 100, attributeMax: 200 } as const;
+
+/** Spec §9: cookies other than the authentication one (the consent choice, anonymousUserId) live 360 days. */
+export const COOKIE_MAX_AGE_DAYS = 360;

@@ -111,6 +111,29 @@ export const envSchema = z.object({
     .max(253)
     .regex(/^\.?[a-z0-9-]+(\.[a-z0-9-]+)*$/i, 'must be a domain name such as example.com')
     .optional(),
+  // Cookie consent and analytics (decision 170): nothing non-essential exists, and no banner shows, until GTM_ID or LOG_SERVICE_URL is set.
+  GTM_ID: z.string().regex(/^[A-Za-z0-9-]{0,40}$/, 'must be a tag manager container id such as GTM-XXXXXX').default(''),
+  GTM_SCRIPT_URL: httpUrl().default('https://www.googletagmanager.com/gtm.js'),
+  /** Where GA4 sends hits, named in the CSP's connect-src and img-src while GTM_ID is set. */
+  ANALYTICS_ORIGINS: list('https://www.google-analytics.com,https://region1.google-analytics.com'),
+  /** The log service: client events and load failures go there with navigator.sendBeacon. */
+  LOG_SERVICE_URL: httpUrl().optional(),
+  /** Trusted CDN headers with the visitor's country (ISO 3166-1) and region (code or name), e.g. cf-ipcountry; only behind that CDN. */
+  GEO_COUNTRY_HEADER: z.string().max(100).default(''),
+  GEO_REGION_HEADER: z.string().max(100).default(''),
+  /** Ask the backend's user/user-location when no trusted header is configured. */
+  USER_LOCATION_LOOKUP: flag(true),
+  USER_LOCATION_TIMEOUT_MS: z.coerce.number().int().min(1).default(1_000),
+  /** When the location is unknown: `ask` shows the banner (non-essential off until accepted), `allow` does not. */
+  CONSENT_DEFAULT: z.enum(['ask', 'allow']).default('ask'),
+  // reCAPTCHA v2 (decision 170): on while both keys are set.
+  RECAPTCHA_SITE_KEY: z.string().max(100).default(''),
+  RECAPTCHA_SECRET_KEY: z.string().max(100).default(''),
+  RECAPTCHA_VERIFY_URL: httpUrl().default('https://www.google.com/recaptcha/api/siteverify'),
+  RECAPTCHA_SCRIPT_URL: httpUrl().default('https://www.google.com/recaptcha/api.js'),
+  RECAPTCHA_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+  /** Sign-in asks for the captcha after this many failed sign-ins from one IP or for one address in 15 minutes; 0: never. */
+  SIGN_IN_CAPTCHA_AFTER_FAILURES: z.coerce.number().int().min(0).default(3),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -23,6 +23,19 @@ export const authorizeScenarios: OAuth2Scenario[] = [
     },
   },
   {
+    name: 'redirect_uri left out (one registered, with and without openid; two registered); a nonce too short (refused only at the token endpoint)',
+    async run(ctx) {
+      const one = await registerClient(ctx);
+      await navigate(ctx.browser(), authorizeUrl(ctx, one, { redirect_uri: '' }));
+      // Without openid it is plain OAuth 2.0, where one registered URI may be left out.
+      await navigate(ctx.browser(), authorizeUrl(ctx, one, { redirect_uri: '', scope: 'offline_access' }));
+      const two = await registerClient(ctx, { redirect_uris: [one.redirect_uri, 'http://client.conformance.test/second'] });
+      await navigate(ctx.browser(), authorizeUrl(ctx, two, { redirect_uri: '' }));
+      const { code } = await journey(ctx, ctx.browser(), one, { subject: 'subject-nonce', params: { nonce: 'short' } });
+      await exchangeCode(ctx, one, code);
+    },
+  },
+  {
     name: 'public client with PKCE on a loopback redirect with any port (RFC 8252): code → token, no secret',
     async run(ctx) {
       const client = await registerClient(ctx, {

@@ -35,7 +35,7 @@ import { consentClaims, logoOrigin, scopeLabels } from './oauth2-consent-facts.t
 
 const consentQuery = z.object({ consent_challenge: z.string().max(4096).describe("Hydra's consent challenge") });
 const consentBody = z.object({
-  _csrf: z.string().describe('Our CSRF token (or the x-csrf-token header)'),
+  _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)'),
   consent_challenge: z.string().max(4096),
   decision: z.enum(['allow', 'deny']),
   remember: z.enum(['true', 'on', 'false']).optional().describe('Remember this choice until it is revoked'),

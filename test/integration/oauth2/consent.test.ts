@@ -66,7 +66,7 @@ describe('consent screen', () => {
     expect(await userinfo(stack, tokens.access_token)).toMatchObject({ sub: person.id, email: person.email, name: 'Ada Lovelace' });
   });
 
-  test('in French, with an unknown scope named; JSON gives the same facts and our CSRF token', async () => {
+  test('in French, with an unknown scope named; JSON gives the same facts and our CSRF token, and takes the answer', async () => {
     const client = await registerClient(stack, { scope: 'openid photos.read' });
     const { browser, page } = await signInThroughClient(client, 'openid photos.read');
     const url = new URL(page.url);
@@ -79,7 +79,13 @@ describe('consent screen', () => {
     expect(body.scopes.map((scope) => scope.scope)).toEqual(['openid', 'photos.read']);
     expect(body.csrf_token).toMatch(/^[0-9a-f]{64}$/);
     expect(body.action).toBe('/consent');
-    expect(new URL(page.url).searchParams.get('consent_challenge')).toBeTruthy();
+    // The JSON answer: Deny with our token in the header → Hydra's redirect_to, the client's error after it.
+    const challenge = new URL(page.url).searchParams.get('consent_challenge')!;
+    const denied = await browser.postJson('/consent', { consent_challenge: challenge, decision: 'deny' }, { 'x-csrf-token': body.csrf_token });
+    expect(denied.status).toBe(200);
+    const redirectTo = (JSON.parse(denied.text) as { redirect_to: string }).redirect_to;
+    expect(redirectTo.startsWith(stack.oauth2!.publicUrl)).toBe(true);
+    expect(callbackParams((await walk(browser, redirectTo)).url).get('error')).toBe('access_denied');
   });
 
   test('Deny → the client gets error=access_denied with its state', async () => {

@@ -67,4 +67,16 @@ describe('login challenge on the sign-in and sign-up pages', () => {
     const consent = await signInOnPage(browser, stack.appUrl, { ...withReturnTo, url: new URL(withReturnTo.url, stack.appUrl).href }, person.email);
     expect(new URL(consent.url).pathname).toBe('/consent');
   });
+
+  test('a signed-in browser on /sign-up with a challenge Hydra cannot skip is sent to /sign-in to confirm, the challenge kept', async () => {
+    const client = await registerClient(stack);
+    const person = await identities.signedIn(stack.appUrl);
+    const page = await walk(person.browser, authorizeUrl(stack, client));
+    const challenge = new URL(page.url).searchParams.get('login_challenge')!;
+    const signUp = await person.browser.get(`/sign-up?login_challenge=${encodeURIComponent(challenge)}`);
+    expect(signUp.status).toBe(303);
+    const to = new URL(signUp.location!, stack.appUrl);
+    expect(to.pathname).toBe('/sign-in');
+    expect(to.searchParams.get('login_challenge')).toBe(challenge);
+  });
 });

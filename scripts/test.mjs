@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { countCheck, countPrettierFiles, countTscErrors, countVitestRun, readEslintReport, skippedTests } from './test-summary.ts';
 import { NOT_ON_REAL_KRATOS, realKratosBuilt, realOrySkips } from '../test/real-ory-projects.ts';
+import { redisServerMissing } from './redis-server.ts';
 
 const REPORT = 'test-results/vitest.json';
 const ESLINT_REPORT = 'test-results/eslint.json';
@@ -94,6 +95,9 @@ skipped = skippedTests(readOrUndefined(REPORT), process.cwd());
 // CI (.ci/run sets REQUIRE_REAL_ORY=1) builds them first, so there a missing binary is a failure.
 const orySkips = realOrySkips();
 skipped.push(...orySkips);
+// The two-instance suite needs Debian's redis-server (CI installs it): say so when it could not run.
+const redisMissing = redisServerMissing();
+if (redisMissing) skipped.push(`scale-out suite test/integration/scale-out (two instances on Redis): ${redisMissing}`);
 if (orySkips.length && process.env.REQUIRE_REAL_ORY === '1' && extra.length === 0) {
   failed += 1;
   console.log('real Ory is required here (REQUIRE_REAL_ORY=1) but its suites could not run');

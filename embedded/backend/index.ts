@@ -56,6 +56,9 @@ export interface BackendOptions {
   invitationTtlMs?: number;
   /** The app's invitation page, for mailed links (default http://localhost:3000/sign-up/invitation). */
   invitationUrl?: string;
+  /** The accounts app's POST /internal/force-reload and the bearer secret it expects: called after auth/force-log-out. */
+  forceReloadUrl?: string;
+  forceReloadSecret?: string;
   /**
    * Where invitation mails are posted (Kratos's HTTP courier shape): the identity stand-in's POST /mailbox
    * on its admin port under `npm start`. Without it invitations are kept in the outbox only.
@@ -113,6 +116,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
     deletionGracePeriodMs: options.deletionGracePeriodMs ?? DEFAULT_DELETION_GRACE_MS,
     invitationTtlMs: options.invitationTtlMs ?? DEFAULT_INVITATION_TTL_MS,
     invitationUrl: options.invitationUrl,
+    forceReload: options.forceReloadUrl && options.forceReloadSecret ? { url: options.forceReloadUrl, secret: options.forceReloadSecret } : null,
     mailer: options.mailUrl ? httpMailer(options.mailUrl, options.mailApiKey ?? options.identityAdminApiKey) : null,
     calls,
     clock: options.clock ?? (options.now ? { now: options.now } : systemClock),

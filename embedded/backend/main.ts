@@ -39,6 +39,8 @@ const backend = await startBackend({
   deletionGracePeriodMs: env.BACKEND_DELETION_GRACE_DAYS ? Number(env.BACKEND_DELETION_GRACE_DAYS) * 86_400_000 : undefined,
   purgeIntervalMs: Number(env.BACKEND_PURGE_INTERVAL_MS ?? 3_600_000),
   invitationUrl: env.BACKEND_INVITATION_URL || undefined,
+  forceReloadUrl: env.BACKEND_FORCE_RELOAD_URL || undefined,
+  forceReloadSecret: env.BACKEND_FORCE_RELOAD_SECRET || undefined,
   mailUrl: env.BACKEND_MAIL_URL || undefined,
   mailApiKey: env.BACKEND_MAIL_API_KEY || undefined,
   logger: { info: log('info'), warn: log('warn'), error: log('error') },

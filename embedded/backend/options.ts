@@ -1,5 +1,6 @@
 // What the backend app is built from: startBackend (index.ts) resolves its options into these.
 import type { Clock } from '../clock.ts';
+import type { ForceReloadTarget } from './force-reload.ts';
 import type { CallLog } from './call-log.ts';
 import type { JwksSource } from './auth.ts';
 import type { Store } from './db.ts';
@@ -43,6 +44,8 @@ export interface AppOptions {
   mailer?: Mailer | null;
   /** The app's invitation page; the mailed link is `<invitationUrl>?token=<token>`. */
   invitationUrl?: string;
+  /** The accounts app's POST /internal/force-reload and its secret: told after auth/force-log-out (force-reload.ts). */
+  forceReload?: ForceReloadTarget | null;
 }
 
 export const DEFAULT_INVITATION_URL = 'http://localhost:3000/sign-up/invitation';

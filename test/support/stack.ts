@@ -120,6 +120,8 @@ export async function startStack(
     identityAdminUrl: identity.adminUrl,
     ...tokenTrust,
     clock: options.clock,
+    // With a force-reload secret the backend tells the app after auth/force-log-out (decision 160).
+    ...(options.env?.FORCE_RELOAD_SECRET ? { forceReloadUrl: `${appUrl}/internal/force-reload`, forceReloadSecret: options.env.FORCE_RELOAD_SECRET } : {}),
   });
   const config = loadConfig({
     NODE_ENV: 'test',

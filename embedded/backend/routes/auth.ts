@@ -1,6 +1,7 @@
 // auth/*: sign-up and sign-out bookkeeping, password recovery, force log-out, Canny SSO.
 import { z } from 'zod';
 import { cannyRedirectUrl, cannySsoToken, isAllowedCannyRedirect } from '../canny.ts';
+import { notifyForceReload } from '../force-reload.ts';
 import type { UserRecord } from '../records.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { email, loginService, okSchema, userSchema } from '../schemas.ts';
@@ -133,6 +134,8 @@ export function authRoutes({ o, accounts, access }: RouteContext): Route[] {
       async handler(req) {
         const { user } = await access.authenticate(req, { allowPending: true });
         await access.requireIdentityAdmin().revokeSessions(user.identityId!);
+        // The user's open pages show the session-changed dialog (the accounts app's force-reload).
+        await notifyForceReload(o.forceReload, user.identityId!, o.logger);
         return { ok: true };
       },
     },

@@ -6,7 +6,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from '../../../server/app.ts';
-import { loadConfig } from '../../../server/config.ts';
 import type { AppLocals } from '../../../server/locals.ts';
 import { attachLiveSessions } from '../../../server/socket/live-sessions.ts';
 import { startRedisServer, type RunningRedis } from '../../../scripts/redis-server.ts';
@@ -19,20 +18,11 @@ export type Instance = { url: string; locals: AppLocals; server: http.Server; st
 
 export type Cluster = { redis: RunningRedis; stack: Stack; a: Instance; b: Instance; close(): Promise<void> };
 
-async function startInstanceB(stack: Stack, redisUrl: string): Promise<Instance> {
+async function startInstanceB(stack: Stack): Promise<Instance> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    PUBLIC_URL: stack.appUrl,
-    KRATOS_PUBLIC_URL: stack.identity.publicUrl,
-    KRATOS_ADMIN_URL: stack.identity.adminUrl,
-    BACKEND_URL: stack.backend.url,
-    LOG_LEVEL: 'silent',
-    ENABLE_TEST_ROUTES: 'true',
-    REDIS_URL: redisUrl,
-    FORCE_RELOAD_SECRET,
-  });
+  // The same configuration as A (its Redis, identity service, token key set, secret): one product, two processes.
+  const config = stack.locals.config;
   const app = await createApp(config, pino({ level: 'silent' }));
   server.on('request', app);
   const locals = app.locals as AppLocals;
@@ -53,7 +43,7 @@ export async function startCluster(): Promise<Cluster> {
   const stack = await startStack({ env: { REDIS_URL: redis.url, FORCE_RELOAD_SECRET } });
   const aLocals = stack.locals;
   const a: Instance = { url: stack.appUrl, locals: aLocals, server: stack.server, stop: () => stopInstance(stack.server, aLocals) };
-  const b = await startInstanceB(stack, redis.url);
+  const b = await startInstanceB(stack);
   return {
     redis,
     stack,

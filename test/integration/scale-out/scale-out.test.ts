@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { liveSocket } from '../../../client/islands/socket.ts';
 import { configureRateLimits, resetRateLimitSettings } from '../../../server/security/rate-limit.ts';
-import { redisServerMissing } from '../../../scripts/redis-server.ts';
+import { redisServerMissing, startRedisServer } from '../../../scripts/redis-server.ts';
 import { startBalancer, targetOf } from '../../../scripts/tcp-balancer.ts';
 import { signIn, STRONG_PASSWORD, useIdentities } from '../../support/fixtures.ts';
 import { Browser } from '../../support/http.ts';
@@ -85,6 +85,41 @@ suite(`two instances on redis-server${missing ? ` [skipped: ${missing}]` : ''}`,
   test('/readyz reports redis on both instances', async () => {
     for (const url of [cluster.a.url, cluster.b.url]) expect((await fetch(`${url}/readyz`)).status).toBe(200);
   });
+
+  test('losing Redis: readiness turns 503, a sign-in post still gets its answer (no 500), and all recovers without a restart', async () => {
+    const user = await identities.create();
+    const ready = async (url: string) => (await fetch(`${url}/readyz`)).json() as Promise<{ status: string; failing?: string[] }>;
+    await cluster.redis.stop();
+    await waitFor(async () => (await ready(cluster.a.url)).status === 'unavailable');
+    expect((await ready(cluster.a.url)).failing).toEqual(expect.arrayContaining(['session-store', 'redis']));
+    // The limiter falls back to counting on this instance: a wrong password is a plain failure, not a 500.
+    const attempt = await fetch(`${cluster.a.url}/sign-in`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: user.email, password: 'Wrong-Password-123' }),
+    });
+    expect(attempt.status).toBeLessThan(500);
+
+    cluster.redis = await startRedisServer({ port: cluster.redis.port });
+    for (const url of [cluster.a.url, cluster.b.url]) await waitFor(async () => (await ready(url)).status === 'ready', 10_000);
+    // The fan-out works again: a force-reload sent on B reaches a socket on A.
+    const signedIn = await identities.signedIn(cluster.a.url);
+    const seen: string[] = [];
+    const client = liveSocket({
+      url: socketUrl(cluster.a.url),
+      token: () => tokenOf(cluster.a.url, signedIn.browser),
+      onSignedOut: () => seen.push('signed-out'),
+    });
+    client.on('authenticated', () => seen.push('authenticated'));
+    client.on('force-reload', () => seen.push('force-reload'));
+    try {
+      await waitFor(async () => (await cluster.b.locals.liveSessions.io.in(`user:${signedIn.id}`).fetchSockets()).length === 1);
+      cluster.b.locals.liveSessions.forceReload({ identityId: signedIn.id }, 'test');
+      await waitFor(() => seen.includes('force-reload'), 2_000);
+    } finally {
+      client.close();
+    }
+  }, 30_000);
 
   // Last: it stops instance A.
   test('stopping A: its socket reconnects through the balancer to B and authenticates again within 6 s', async () => {

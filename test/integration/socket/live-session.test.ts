@@ -97,6 +97,21 @@ describe('live session socket', () => {
     }
   });
 
+  test("the backend's auth/force-log-out revokes the sessions and sends force-reload to the user's sockets", async () => {
+    const user = await identities.signedIn(stack.appUrl);
+    const { client, seen } = await connected(user.browser);
+    try {
+      await waitFor(async () => (await stack.liveSessions.io.in(`user:${user.id}`).fetchSockets()).length === 1);
+      const token = await tokenOf(stack.appUrl, user.browser);
+      const answer = await fetch(`${stack.backend.url}/api/auth/force-log-out`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      expect(answer.status).toBe(200);
+      await waitFor(() => seen.includes('force-reload'));
+      expect(await tokenOf(stack.appUrl, user.browser)).toBeNull();
+    } finally {
+      client.close();
+    }
+  });
+
   test('the internal endpoint needs the secret and a target', async () => {
     expect((await postForceReload({ identityId: 'x' }, 'wrong-secret-wrong-secret-wrong-secret')).status).toBe(401);
     expect((await postForceReload({})).status).toBe(400);

@@ -69,6 +69,10 @@ export const envSchema = z.object({
   GATEWAY_MOBILE_CLIENT_ID: z.string().max(255).default(''),
   /** Where uploaded avatars are served from (the profile storage bucket); default: BACKEND_URL's origin. */
   AVATAR_STORAGE_URL: httpUrl().optional(),
+  /** The product as people see it on every auth screen (decision 180). */
+  BRAND_NAME: z.string().max(40).default('Accounts'),
+  BRAND_LOGO_URL: z.string().regex(/^(\/[^/]|https:\/\/)/, 'must be a path on this app or an https URL').default('/logo.svg'),
+  BRAND_ACCENT_COLOR: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour').optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   /** An external socket host for the live-session channel (decision 160); unset: the app serves /socket.io/ itself. Needs REDIS_URL. */
@@ -147,6 +151,8 @@ export type Config = Env & {
   oidcProviderOrigins: string[];
   /** The origin uploaded avatars load from (AVATAR_STORAGE_URL, else BACKEND_URL): the CSP's img-src names it. */
   avatarOrigin: string;
+  /** BRAND_NAME, BRAND_LOGO_URL and BRAND_ACCENT_COLOR, as the views take them. */
+  brand: { name: string; logoUrl: string; accentColor?: string };
   isProduction: boolean;
 };
 
@@ -217,6 +223,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedReturnUrls,
     oidcProviderOrigins,
     avatarOrigin: new URL(values.AVATAR_STORAGE_URL ?? values.BACKEND_URL).origin,
+    brand: { name: values.BRAND_NAME, logoUrl: values.BRAND_LOGO_URL, ...(values.BRAND_ACCENT_COLOR ? { accentColor: values.BRAND_ACCENT_COLOR } : {}) },
     kratosBrowserUrl: values.KRATOS_BROWSER_URL ?? values.KRATOS_PUBLIC_URL,
     isProduction,
   };

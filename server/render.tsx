@@ -44,6 +44,7 @@ export function viewContext(req: Request, res: Response): ViewContext {
     requestId: String(req.id ?? ''),
     toasts: res.locals.toasts as ViewContext['toasts'],
     oneTap: res.locals.oneTap as ViewContext['oneTap'],
+    brand: locals.config.brand,
     islandScripts: locals.islandScripts,
     liveSession: liveSessionOf(res, locals),
   };

@@ -17,11 +17,15 @@ export type ViewContext = {
   toasts?: ToastItem[];
   /** Google One Tap on this page (set by server/routes/google-one-tap.ts in `res.locals.oneTap`). */
   oneTap?: OneTapOffer;
+  /** The product's name and logo (BRAND_NAME, BRAND_LOGO_URL) and accent colour (BRAND_ACCENT_COLOR), on every auth screen. */
+  brand: Brand;
   /** Built islands of their own (logical name → URL), loaded by the markup that needs them (IslandScript). */
   islandScripts?: Readonly<Record<string, string>>;
   /** Signed-in pages: the live-session island and its session-changed dialog (views/components/LiveSession.tsx). */
   liveSession?: LiveSessionView;
 };
+
+export type Brand = { name: string; logoUrl: string; accentColor?: string };
 
 export const ViewContextReact = createContext<ViewContext | null>(null);
 

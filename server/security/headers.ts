@@ -59,6 +59,11 @@ export function oneTapSources(config: Pick<Config, 'GOOGLE_CLIENT_ID' | 'GOOGLE_
   return config.GOOGLE_CLIENT_ID ? [new URL(config.GOOGLE_GSI_SCRIPT_URL).origin] : [];
 }
 
+/** The brand logo's origin when it is hosted elsewhere (BRAND_LOGO_URL as an https URL). */
+function brandLogoOrigin(config: Config): string[] {
+  return config.brand.logoUrl.startsWith('https://') ? [new URL(config.brand.logoUrl).origin] : [];
+}
+
 /**
  * What only a document uses: on scripts, styles, images, JSON and redirects these are dead weight
  * (about 1 KB each), so they are taken off any answer that is not HTML just before it is sent.
@@ -92,7 +97,7 @@ function helmetHeaders(config: Config): RequestHandler {
         'script-src': [nonce, "'strict-dynamic'", ...gsi],
         'style-src': ["'self'", nonce, ...gsi],
         // Uploaded avatars from profile storage, and the configured providers' pictures (a linked account's avatar).
-        'img-src': ["'self'", 'data:', 'blob:', config.avatarOrigin, ...config.oidcProviderOrigins],
+        'img-src': ["'self'", 'data:', 'blob:', config.avatarOrigin, ...config.oidcProviderOrigins, ...brandLogoOrigin(config)],
         'font-src': ["'self'"],
         'connect-src': ["'self'", ...gsi],
         ...(gsi.length > 0 ? { 'frame-src': ["'self'", ...gsi] } : {}),

@@ -16,8 +16,19 @@ const THEME_BOOTSTRAP =
 
 export const FAVICON_VERSION = 2;
 
+/**
+ * BRAND_ACCENT_COLOR as the theme's primary colour (config checks it is #rrggbb, so it is safe in CSS):
+ * as given on light, lightened for dark, the darker and dimmer shades mixed from it.
+ */
+function accentStyle(color: string): string {
+  return (
+    `:root{--primary:${color};--primary-dark:color-mix(in srgb,${color} 78%,#000);--primary-dim:color-mix(in srgb,${color} 12%,#fff);--info:${color}}` +
+    `[data-theme=dark]{--primary:color-mix(in srgb,${color} 60%,#fff);--primary-dark:color-mix(in srgb,${color} 40%,#fff);--primary-dim:color-mix(in srgb,${color} 22%,#111418)}`
+  );
+}
+
 export function Document(props: { title: string; canonical: string; assets: DocumentAssets; children: ReactNode }) {
-  const { lang, nonce, toasts, oneTap, liveSession } = useView();
+  const { lang, nonce, toasts, oneTap, liveSession, brand } = useView();
   const v = `?v=${FAVICON_VERSION}`;
   return (
     <html lang={lang} data-theme="light">
@@ -31,6 +42,7 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         <link rel="icon" href={`/favicon.svg${v}`} type="image/svg+xml" />
         <link rel="apple-touch-icon" href={`/apple-touch-icon.png${v}`} />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOTSTRAP }} />
+        {brand.accentColor ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: accentStyle(brand.accentColor) }} /> : null}
         {props.assets.css ? <link rel="stylesheet" href={props.assets.css} /> : null}
         {props.assets.js ? <script type="module" nonce={nonce} src={props.assets.js} /> : null}
         {oneTap && props.assets.oneTap ? <script type="module" nonce={nonce} src={props.assets.oneTap} /> : null}

@@ -33,6 +33,7 @@ export function render(element: ReactElement, context: Partial<ViewContext> = {}
     url: '/profile-settings?x=1',
     csrfToken: 'csrf-value',
     requestId: 'req-1',
+    brand: { name: 'Accounts', logoUrl: '/logo.svg' },
     ...context,
   };
   return renderToString(<ViewContextReact.Provider value={value}>{element}</ViewContextReact.Provider>);

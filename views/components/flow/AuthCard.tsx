@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Brand } from '../Brand.tsx';
 
 /**
  * The centred card every guest screen sits in (sign-in, sign-up, verification, recovery, errors).
@@ -25,6 +26,7 @@ export function AuthCard(props: {
       data-action={props.context?.action}
       data-platform={props.context?.platform}
     >
+      <Brand className="brand--auth" />
       <section className="auth-card">
         <header className="auth-card__header">
           <h1 className="auth-card__title">{props.title}</h1>

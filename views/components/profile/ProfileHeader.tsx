@@ -1,6 +1,7 @@
 import { ROUTES } from '../../../core/routes.ts';
 import { useT } from '../../context.ts';
 import { Avatar } from '../Avatar.tsx';
+import { Brand } from '../Brand.tsx';
 
 /**
  * The signed-in header of the profile screens: who is signed in, with their avatar. The avatar island
@@ -11,6 +12,7 @@ export function ProfileHeader(props: { name: string; email: string; avatarUrl?: 
   const display = props.name || props.email;
   return (
     <header className="profile-header">
+      <Brand className="profile-header__brand" href={ROUTES.home} />
       <a className="profile-header__home" href={ROUTES.home}>
         {t('profile.header.home')}
       </a>

@@ -1,0 +1,71 @@
+// `npm run start:cluster`: the product as several instances, on one machine. Debian's redis-server (or
+// REDIS_URL's), two app instances sharing it (sessions, rate limits, the socket fan-out), and a small
+// TCP balancer in front at the app's usual address, round robin per connection. The stand-ins run as
+// under `npm start`. Stop one instance (kill its pid, printed below) and the product keeps working:
+// open pages reconnect their live-session socket to the other one.
+import { createSupervisor } from './supervisor.ts';
+import { APP_NODE_FLAGS, appEnv, backendEnv, documentAppEnv, LOCAL_PRODUCT, oauth2AppEnv, startLocalProviders } from './local-product.ts';
+import { redisServerMissing, startRedisServer } from './redis-server.ts';
+import { startBalancer } from './tcp-balancer.ts';
+import { ROUTES } from '../core/routes.ts';
+
+const { appUrl, identityPublic, identityAdmin, backendUrl, hydraPublic, hydraAdmin } = LOCAL_PRODUCT;
+const port = (url: string) => new URL(url).port || '80';
+/** The instances listen on the two ports after the balancer's (3001 and 3002 by default). */
+const instancePorts = [Number(port(appUrl)) + 1, Number(port(appUrl)) + 2];
+/** Local only (loopback): the backend stand-in's key to the apps' POST /internal/force-reload. */
+const FORCE_RELOAD_SECRET = process.env.FORCE_RELOAD_SECRET ?? 'local-cluster-force-reload-secret-0123456789';
+
+const supervisor = createSupervisor();
+
+let redisUrl = process.env.REDIS_URL;
+if (!redisUrl) {
+  const missing = redisServerMissing();
+  if (missing) {
+    process.stderr.write(`start:cluster needs Redis: ${missing}, or set REDIS_URL\n`);
+    process.exit(1);
+  }
+  const redis = await startRedisServer({ port: Number(process.env.REDIS_PORT ?? 6390) });
+  supervisor.onStop(() => redis.stop());
+  redisUrl = redis.url;
+}
+
+const { fakes, identityOverrides } = await startLocalProviders(identityPublic);
+supervisor.onStop(() => fakes.close());
+supervisor.start('oauth2', ['embedded/oauth2/main.ts'], {
+  OAUTH2_PUBLIC_PORT: port(hydraPublic),
+  OAUTH2_ADMIN_PORT: port(hydraAdmin),
+  OAUTH2_PUBLIC_HOST: new URL(hydraPublic).hostname,
+  APP_URL: appUrl,
+  IDENTITY_ADMIN_URL: identityAdmin,
+});
+const identityConfig = { ...(JSON.parse(identityOverrides) as object), oauth2_provider: { url: hydraAdmin } };
+supervisor.start('identity', ['embedded/identity/main.ts'], { APP_URL: appUrl, IDENTITY_CONFIG_OVERRIDES: JSON.stringify(identityConfig) });
+supervisor.start('backend', ['embedded/backend/main.ts'], {
+  ...backendEnv({ publicUrl: identityPublic, adminUrl: identityAdmin, mailUrl: `${identityAdmin}/mailbox` }),
+  // Through the balancer: whichever instance answers, Redis carries the force-reload to every socket.
+  BACKEND_FORCE_RELOAD_URL: new URL(ROUTES.forceReload, appUrl).href,
+  BACKEND_FORCE_RELOAD_SECRET: FORCE_RELOAD_SECRET,
+});
+const oauth2 = await oauth2AppEnv();
+supervisor.start('document-app', ['embedded/document-app/main.ts'], documentAppEnv());
+for (const [index, instancePort] of instancePorts.entries()) {
+  supervisor.start(`app-${'ab'[index]}`, [...APP_NODE_FLAGS, 'dist/server.js'], {
+    ...appEnv(),
+    ...oauth2.env,
+    HOST: '127.0.0.1',
+    PORT: String(instancePort),
+    REDIS_URL: redisUrl,
+    FORCE_RELOAD_SECRET,
+  });
+}
+const balancer = await startBalancer({
+  port: Number(port(appUrl)),
+  // Where npm start's app listens (HOST, default all IPv4 addresses).
+  host: process.env.HOST ?? '0.0.0.0',
+  targets: instancePorts.map((instancePort) => ({ host: '127.0.0.1', port: instancePort })),
+});
+supervisor.onStop(() => balancer.close());
+process.stdout.write(
+  `accounts (2 instances on ${instancePorts.map((p) => `:${p}`).join(' and ')} behind ${appUrl}, Redis ${redisUrl}): identity ${identityPublic}, backend ${backendUrl}\n`,
+);

@@ -1,0 +1,16 @@
+import { useView } from '../context.ts';
+import { cx } from './cx.ts';
+
+/**
+ * The product's mark and name (BRAND_NAME, BRAND_LOGO_URL): at the top of every auth screen and in the
+ * signed-in header, linking home. The name is text, so it reads and translates as the operator wrote it.
+ */
+export function Brand(props: { className?: string; href?: string }) {
+  const { brand } = useView();
+  return (
+    <a className={cx('brand', props.className)} href={props.href ?? '/'}>
+      <img className="brand__logo" src={brand.logoUrl} alt="" width="32" height="32" />
+      <span className="brand__name">{brand.name}</span>
+    </a>
+  );
+}

@@ -26,6 +26,8 @@ describe('login challenge on the sign-in and sign-up pages', () => {
     const challenge = new URL(page.url).searchParams.get('login_challenge')!;
     const action = formAction(page.text, 'sign-in-form')!;
     expect(new URL(action, stack.appUrl).searchParams.get('login_challenge')).toBe(challenge);
+    // Without JavaScript a sign-in whose consent is skipped ends at the client: the page allows its redirect origin.
+    expect(page.headers.get('content-security-policy')).toMatch(/form-action [^;]*http:\/\/127\.0\.0\.1:9( |;|$)/);
 
     const refused = await browser.post(action, {
       csrf_token: hiddenValue(page.text, 'csrf_token')!,

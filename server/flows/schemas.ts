@@ -60,6 +60,7 @@ export const flowQuery = z.object({
   request_login: optionalQueryValue,
   redirect: optionalQueryValue,
   social_sign_in_enabled: z.enum(['true', 'false', '1', '0']).optional().describe('false: no provider buttons (spec §2)'),
+  login_challenge: z.string().max(4096).optional().describe("Hydra's login challenge: the flow carries it, Kratos accepts it after the sign-in (decision 130)"),
 });
 
 /** Sign-in's own query parameters (spec §2 social sign-in, the account-link sequence). */

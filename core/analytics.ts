@@ -2,6 +2,7 @@
  * Analytics facts shared by the server and the islands (spec §3, §9): the GA4 and attribute truncations,
  * the user-auth event cookie, the event names. Nothing personal goes out: events carry codes, methods and
  * durations, never an e-mail address, a name or a token (`safeParams` drops what looks like one).
+ * The islands import this file: no destructuring (Safari 13 is among their build targets).
  */
 import { ANALYTICS_LIMITS } from './limits.ts';
 
@@ -10,33 +11,33 @@ export const USER_AUTH_EVENT_COOKIE = 'user_auth_event';
 /** The reason the spec gives for a tag manager that did not load (spec §8). */
 export const GTM_LOAD_FAILURE = 'fail to load GTM';
 
-export const ANALYTICS_EVENTS = {
-  signUpStarted: 'sign_up_started',
-  signUpCompleted: 'sign_up_completed',
-  signInSucceeded: 'sign_in_succeeded',
-  signInFailed: 'sign_in_failed',
-  verification: 'verification_completed',
-  recovery: 'recovery_requested',
-  providerChosen: 'provider_chosen',
-} as const;
+// The funnel events (spec "Events"), one constant each so an island carries only those it sends.
+export const EVENT_SIGN_UP_STARTED = 'sign_up_started';
+export const EVENT_SIGN_UP_COMPLETED = 'sign_up_completed';
+export const EVENT_SIGN_IN_SUCCEEDED = 'sign_in_succeeded';
+export const EVENT_SIGN_IN_FAILED = 'sign_in_failed';
+export const EVENT_VERIFICATION = 'verification_completed';
+export const EVENT_RECOVERY = 'recovery_requested';
+export const EVENT_PROVIDER_CHOSEN = 'provider_chosen';
 
 type Params = Record<string, string | number | boolean>;
 
 const cut = (value: string, max: number) => (value.length > max ? value.slice(0, max) : value);
 
-/** GA4: keys cut to 40 characters, string values to 100. */
-export function ga4Params(params: Params): Params {
+function truncated(params: Params, keyMax: number, valueMax: number): Params {
   const out: Params = {};
-  for (const [key, value] of Object.entries(params)) out[cut(key, ANALYTICS_LIMITS.ga4KeyMax)] = typeof value === 'string' ? cut(value, ANALYTICS_LIMITS.ga4ValueMax) : value;
+  for (const key of Object.keys(params)) {
+    const value = params[key]!;
+    out[cut(key, keyMax)] = typeof value === 'string' ? cut(value, valueMax) : value;
+  }
   return out;
 }
 
-/** The analytics service: string attribute values cut to 200 characters. */
-export function analyticsAttributes(params: Params): Params {
-  const out: Params = {};
-  for (const [key, value] of Object.entries(params)) out[key] = typeof value === 'string' ? cut(value, ANALYTICS_LIMITS.attributeMax) : value;
-  return out;
-}
+/** GA4: keys cut to 40 characters, string values to 100. */
+export const ga4Params = (params: Params): Params => truncated(params, ANALYTICS_LIMITS.ga4KeyMax, ANALYTICS_LIMITS.ga4ValueMax);
+
+/** The analytics service: string attribute values cut to 200 characters (keys as they are). */
+export const analyticsAttributes = (params: Params): Params => truncated(params, Infinity, ANALYTICS_LIMITS.attributeMax);
 
 const PERSONAL_KEY = /e-?mail|name|token|password|secret|credential|code_verifier|identifier/i;
 const LOOKS_LIKE_EMAIL = /[^\s@]+@[^\s@]+/;
@@ -44,7 +45,8 @@ const LOOKS_LIKE_EMAIL = /[^\s@]+@[^\s@]+/;
 /** Drops any parameter whose key names personal data or whose value looks like an address. */
 export function safeParams(params: Params): Params {
   const out: Params = {};
-  for (const [key, value] of Object.entries(params)) {
+  for (const key of Object.keys(params)) {
+    const value = params[key]!;
     if (PERSONAL_KEY.test(key) || (typeof value === 'string' && LOOKS_LIKE_EMAIL.test(value))) continue;
     out[key] = value;
   }
@@ -54,11 +56,9 @@ export function safeParams(params: Params): Params {
 /** Spec §3: the user-auth event cookie, set when a sign-in or sign-up method is clicked. */
 export type UserAuthEvent = { method: string; clickedAt: number; url: string; [extra: string]: string | number };
 
-/** The cookie's value: JSON with `method`, `clickedAt` (epoch ms), `url` (origin plus path, no query), extras. */
+/** The cookie's value: JSON with `method`, `clickedAt` (epoch ms), `url` (origin plus path: query and hash dropped), extras. */
 export function userAuthEventValue(method: string, clickedAt: number, href: string, extra: Record<string, string | number> = {}): string {
-  const url = new URL(href);
-  const event: UserAuthEvent = { ...safeParams(extra), method: cut(method, 40), clickedAt, url: url.origin + url.pathname } as UserAuthEvent;
-  return JSON.stringify(event);
+  return JSON.stringify({ ...safeParams(extra), method: cut(method, 40), clickedAt, url: href.split(/[?#]/)[0] });
 }
 
 /** The cookie read back; null when absent or not of this shape. */

@@ -30,7 +30,8 @@ export function optInRequired(location: VisitorLocation | undefined): boolean | 
   // `US-CA`, `CA`, `California`, `california`: all the same state.
   const region = (location?.regionName ?? '').trim().toLowerCase().replace(/^us-/, '');
   if (region === '' || region === 'unknown') return undefined;
-  return Object.entries(OPT_IN_US_STATES).some(([code, name]) => region === code.toLowerCase() || region === name);
+  // No destructuring: the islands import this file and Safari 13 is among their targets.
+  return Object.keys(OPT_IN_US_STATES).some((code) => region === code.toLowerCase() || region === OPT_IN_US_STATES[code]);
 }
 
 /** The saved choice, as the `cookie_banner_accept` cookie holds it. */

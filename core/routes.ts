@@ -40,6 +40,8 @@ export const ROUTES = {
   openDrive: '/open-drive',
   flowError: '/error',
   language: '/language',
+  /** The cookie banner's choice (`cookie_banner_accept`, decision 170). */
+  cookieConsent: '/cookie-consent',
   canny: '/authentication/canny',
   /** The live-session island's authorization token for the socket's `init` (JSON, signed-in only; decision 160). */
   liveSessionToken: '/live-session/token',
@@ -67,6 +69,7 @@ export const ACCOUNT_HOST_PATHS: readonly string[] = [
   ROUTES.signUp,
   ROUTES.invitation,
   ROUTES.resendVerification,
+  ROUTES.cookieConsent,
 ];
 
 /** A same-origin path with a query built from `params` (undefined values left out). */

@@ -27,6 +27,9 @@ const client = await esbuild.build({
     avatar: 'client/avatar.ts',
     // The live-session socket: loaded by signed-in pages only (views/components/LiveSession.tsx, decision 160).
     socket: 'client/socket.ts',
+    // Cookie consent (decision 170): the banner island (shown pages only) and analytics (once allowed).
+    'consent-banner': 'client/consent-banner.ts',
+    analytics: 'client/analytics.ts',
     app: 'public/styles/app.css',
   },
   outdir: path.join(publicOut, 'assets'),

@@ -116,7 +116,10 @@ export const envSchema = z.object({
     .regex(/^\.?[a-z0-9-]+(\.[a-z0-9-]+)*$/i, 'must be a domain name such as example.com')
     .optional(),
   // Cookie consent and analytics (decision 170): nothing non-essential exists, and no banner shows, until GTM_ID or LOG_SERVICE_URL is set.
-  GTM_ID: z.string().regex(/^[A-Za-z0-9-]{0,40}$/, 'must be a tag manager container id such as GTM-XXXXXX').default(''),
+  GTM_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{0,40}$/, 'must be a tag manager container id such as GTM-XXXXXX')
+    .default(''),
   GTM_SCRIPT_URL: httpUrl().default('https://www.googletagmanager.com/gtm.js'),
   /** Where GA4 sends hits, named in the CSP's connect-src and img-src while GTM_ID is set. */
   ANALYTICS_ORIGINS: list('https://www.google-analytics.com,https://region1.google-analytics.com'),

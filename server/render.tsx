@@ -8,6 +8,7 @@ import { Document } from '../views/layout/Document.tsx';
 import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
 import { translator } from './request-context.ts';
+import { consentView } from './consent/view.ts';
 import type { KratosSession } from '../core/kratos/types.ts';
 
 /** A page rendered for a signed-in browser carries the live-session island (decision 160). */
@@ -47,6 +48,7 @@ export function viewContext(req: Request, res: Response): ViewContext {
     brand: locals.config.brand,
     islandScripts: locals.islandScripts,
     liveSession: liveSessionOf(res, locals),
+    consent: consentView(req, res),
   };
 }
 

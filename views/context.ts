@@ -1,6 +1,7 @@
 import type { OneTapOffer } from './components/OneTap.tsx';
 import type { ToastItem } from './components/Toasts.tsx';
 import type { LiveSessionView } from './components/LiveSession.tsx';
+import type { ConsentView } from './components/consent/CookieConsent.tsx';
 import { createContext, useContext } from 'react';
 
 /** What every view may need from the request: language, translations, CSP nonce, CSRF token. */
@@ -23,6 +24,8 @@ export type ViewContext = {
   islandScripts?: Readonly<Record<string, string>>;
   /** Signed-in pages: the live-session island and its session-changed dialog (views/components/LiveSession.tsx). */
   liveSession?: LiveSessionView;
+  /** Cookie consent and analytics, when configured (server/consent/view.ts, decision 170). */
+  consent?: ConsentView;
 };
 
 export type Brand = { name: string; logoUrl: string; accentColor?: string };

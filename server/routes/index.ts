@@ -19,6 +19,7 @@ import { gatewayRoutes } from './gateway.ts';
 import { openDriveRoutes } from './open-drive.ts';
 import { liveSessionRoutes } from '../socket/routes.ts';
 import { accountHostRouting } from '../flows/account-host.ts';
+import { cookieConsentRoutes } from './cookie-consent.ts';
 import type { AppLocals } from '../locals.ts';
 
 /**
@@ -27,6 +28,7 @@ import type { AppLocals } from '../locals.ts';
  */
 export function mountRoutes(app: Express): void {
   app.use(accountHostRouting((app.locals as AppLocals).config)); // first: other paths on ACCOUNT_HOST go to PUBLIC_URL
+  app.use(cookieConsentRoutes()); // the consent decision every page renders with, and the banner's choice
   app.use(swaggerRoutes());
   app.use(forgotPasswordRoutes());
   app.use(resetPasswordRoutes());

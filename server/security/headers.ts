@@ -65,6 +65,25 @@ function brandLogoOrigin(config: Config): string[] {
 }
 
 /**
+ * Cookie consent, analytics and captcha (decision 170), each only while configured: the tag manager's
+ * origin (its script, its hits and pixels), GA4's collection origins (ANALYTICS_ORIGINS) with it, the log
+ * service (sendBeacon is connect-src), and the reCAPTCHA script's origin (its script and its widget frame).
+ */
+export function thirdPartySources(config: Config): { script: string[]; connect: string[]; img: string[]; frame: string[] } {
+  const origin = (url: string) => new URL(url).origin;
+  const gtm = config.GTM_ID ? [origin(config.GTM_SCRIPT_URL), ...config.ANALYTICS_ORIGINS.map(origin)] : [];
+  const log = config.LOG_SERVICE_URL ? [origin(config.LOG_SERVICE_URL)] : [];
+  const captcha = config.RECAPTCHA_SITE_KEY && config.RECAPTCHA_SECRET_KEY ? [origin(config.RECAPTCHA_SCRIPT_URL)] : [];
+  const unique = (list: string[]) => [...new Set(list)];
+  return {
+    script: unique([...(config.GTM_ID ? [origin(config.GTM_SCRIPT_URL)] : []), ...captcha]),
+    connect: unique([...gtm, ...log]),
+    img: unique(gtm),
+    frame: unique(captcha),
+  };
+}
+
+/**
  * What only a document uses: on scripts, styles, images, JSON and redirects these are dead weight
  * (about 1 KB each), so they are taken off any answer that is not HTML just before it is sent.
  */
@@ -89,18 +108,20 @@ export function securityHeaders(config: Config): RequestHandler {
 function helmetHeaders(config: Config): RequestHandler {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as { locals: { cspNonce: string } }).locals.cspNonce}'`;
   const gsi = oneTapSources(config);
+  const third = thirdPartySources(config);
+  const frames = [...gsi, ...third.frame];
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         'default-src': ["'self'"],
-        'script-src': [nonce, "'strict-dynamic'", ...gsi],
+        'script-src': [nonce, "'strict-dynamic'", ...gsi, ...third.script],
         'style-src': ["'self'", nonce, ...gsi],
         // Uploaded avatars from profile storage, and the configured providers' pictures (a linked account's avatar).
-        'img-src': ["'self'", 'data:', 'blob:', config.avatarOrigin, ...config.oidcProviderOrigins, ...brandLogoOrigin(config)],
+        'img-src': ["'self'", 'data:', 'blob:', config.avatarOrigin, ...config.oidcProviderOrigins, ...brandLogoOrigin(config), ...third.img],
         'font-src': ["'self'"],
-        'connect-src': ["'self'", ...gsi],
-        ...(gsi.length > 0 ? { 'frame-src': ["'self'", ...gsi] } : {}),
+        'connect-src': ["'self'", ...gsi, ...third.connect],
+        ...(frames.length > 0 ? { 'frame-src': ["'self'", ...frames] } : {}),
         'object-src': ["'none'"],
         'base-uri': ["'none'"],
         'frame-ancestors': ["'none'"],

@@ -4,6 +4,8 @@ import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { LiveSession } from '../components/LiveSession.tsx';
 import { OneTap } from '../components/OneTap.tsx';
 import { ThemeSwitcher } from '../components/ThemeSwitcher.tsx';
+import { ConsentDefault } from '../components/consent/ConsentDefault.tsx';
+import { CookieConsent } from '../components/consent/CookieConsent.tsx';
 import { useView } from '../context.ts';
 
 /** `oneTap`: the One Tap island, an entry of its own, loaded only by a page that shows its form. */
@@ -41,6 +43,8 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         <link rel="icon" href={`/favicon.ico${v}`} sizes="32x32" />
         <link rel="icon" href={`/favicon.svg${v}`} type="image/svg+xml" />
         <link rel="apple-touch-icon" href={`/apple-touch-icon.png${v}`} />
+        {/* Consent Mode's default before any tag (spec §4). */}
+        <ConsentDefault />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOTSTRAP }} />
         {brand.accentColor ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: accentStyle(brand.accentColor) }} /> : null}
         {props.assets.css ? <link rel="stylesheet" href={props.assets.css} /> : null}
@@ -49,6 +53,7 @@ export function Document(props: { title: string; canonical: string; assets: Docu
       </head>
       <body>
         <IslandChrome toasts={toasts} />
+        <CookieConsent />
         {props.children}
         {oneTap ? <OneTap offer={oneTap} /> : null}
         {liveSession ? <LiveSession {...liveSession} /> : null}

@@ -3,7 +3,9 @@
 // app's sign-in page with Hydra's challenge → password (or Google) → our consent page → back at the
 // client with a code, which it exchanges: the ID token's claims, userinfo, a refresh token. The second
 // time no page of ours shows (login and consent remembered). Sign out at Hydra → its logout challenge →
-// our confirmation → both sessions ended: Kratos's whoami 401, and Hydra asks for a login.
+// our confirmation → both sessions ended: Kratos's whoami 401, and Hydra asks for a login. A client's own
+// logout with its ID token (RP-initiated) is driven with a client of the test's, whose URIs are our home:
+// the demo client's Sign out is blocked by its own CSP (form-action 'self' refuses its redirect to Hydra).
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_APP_CLIENT_NAME, startDocumentApp, type DocumentApp } from '../../embedded/document-app/index.ts';
@@ -122,6 +124,53 @@ for (const javaScriptEnabled of [true, false]) {
       await atProvider(page, google.origin, email, onApp('/consent'), javaScriptEnabled);
       await allowOnConsent(page, false);
       await expectSignedInAtClient(page, email);
+    });
+    it('logout from a client with its ID token (RP-initiated): our confirmation, then both sessions ended', async () => {
+      // A client of the test's own whose redirect and post-logout URIs are our home page, so the code and
+      // the end of the logout land somewhere this browser can show; the test exchanges the code itself.
+      const { appUrl, oauth2 } = screens.stack;
+      const registered = await fetch(`${oauth2!.adminUrl}/admin/clients`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: 'Sheets',
+          redirect_uris: [`${appUrl}/`],
+          post_logout_redirect_uris: [`${appUrl}/`],
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          scope: 'openid email',
+          skip_consent: true,
+        }),
+      });
+      const client = (await registered.json()) as { client_id: string; client_secret: string };
+      const account = await screens.newAccount(`oauth2-rp-${javaScriptEnabled ? 'js' : 'nojs'}`);
+      const page = await screens.openPage(javaScriptEnabled);
+      const authorize = new URLSearchParams({
+        client_id: client.client_id,
+        response_type: 'code',
+        scope: 'openid email',
+        redirect_uri: `${appUrl}/`,
+        state: 'rp-logout-state',
+      });
+      await page.goto(`${oauth2!.publicUrl}/oauth2/auth?${authorize}`);
+      await page.waitForURL(onApp('/sign-in'));
+      await submitSignIn(page, account.email, account.password, (url) => url.origin === appUrl && url.searchParams.has('code'));
+      const token = await fetch(`${oauth2!.publicUrl}/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: new URL(page.url()).searchParams.get('code')!, redirect_uri: `${appUrl}/` }),
+      });
+      const { id_token: idToken } = (await token.json()) as { id_token: string };
+
+      const endSession = new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: `${appUrl}/`, state: 'rp-logout-state' });
+      await page.goto(`${oauth2!.publicUrl}/oauth2/sessions/logout?${endSession}`);
+      await page.waitForURL(onApp('/logout'));
+      expect(await h1(page)).toBe(catalogueText('en', 'oauth2.logout.title', { client: 'Sheets' }));
+      await Promise.all([page.waitForURL(onApp('/sign-in')), page.getByRole('button', { name: catalogueText('en', 'oauth2.logout.yes') }).click()]);
+      expect(await whoamiStatus()).toBe(401);
     });
   });
 }

@@ -30,6 +30,8 @@ const client = await esbuild.build({
     // Cookie consent (decision 170): the banner island (shown pages only) and analytics (once allowed).
     'consent-banner': 'client/consent-banner.ts',
     analytics: 'client/analytics.ts',
+    // The reCAPTCHA widget's re-render after a form swap: only pages with the widget load it.
+    captcha: 'client/captcha.ts',
     app: 'public/styles/app.css',
   },
   outdir: path.join(publicOut, 'assets'),

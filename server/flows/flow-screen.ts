@@ -93,6 +93,11 @@ export type FlowScreen<Body> = {
    */
   fromFlow?(screen: ScreenRequest, flow: KratosFlow, body: Body): Awaitable<Record<string, unknown> | null>;
   onSuccess(screen: ScreenRequest, outcome: Success, body: Body): Awaitable<void>;
+  /**
+   * A check of our own before Kratos hears of a valid submission (the reCAPTCHA, decision 170). A refusal
+   * shows the form again (400) with its translated message, JSON answers its code, and Kratos gets nothing.
+   */
+  precheck?(screen: ScreenRequest, body: Body): Awaitable<{ code: string; key: string } | null>;
 
   /**
    * Parameters for creating a flow. By default the allow-listed return_to is handed to Kratos, so the
@@ -142,7 +147,7 @@ export function screenRequest(req: Request, res: Response, path: string): Screen
   };
 }
 
-type Errors = { fieldErrors?: Record<string, string[]>; formErrors?: string[] };
+type Errors = { fieldErrors?: Record<string, string[]>; formErrors?: string[]; code?: string };
 
 /** Renders the screen for `flow`, the three ways. Errors come as untranslated keys. */
 export async function renderScreen<Body>(def: FlowScreen<Body>, screen: ScreenRequest, flow: KratosFlow, status: number, errors: Errors = {}) {
@@ -197,7 +202,11 @@ async function show<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promise
 }
 
 /** A body that did not parse, or no usable flow id: the form again with the errors where they show. */
-async function refuseBody<Body>(def: FlowScreen<Body>, screen: ScreenRequest, errors: { fieldErrors: Record<string, string[]>; formErrors: string[] }) {
+async function refuseBody<Body>(
+  def: FlowScreen<Body>,
+  screen: ScreenRequest,
+  errors: { fieldErrors: Record<string, string[]>; formErrors: string[]; code?: string },
+) {
   const { req } = screen;
   const loaded = await load(def, screen, req.query.flow);
   if (!loaded.ok) return withoutFlow(def, screen, loaded);
@@ -206,7 +215,7 @@ async function refuseBody<Body>(def: FlowScreen<Body>, screen: ScreenRequest, er
   const split = splitFieldErrors(errors.fieldErrors, visible);
   const notice = restartNotice(loaded.restarted);
   const formErrors = [...(notice ? [notice] : []), ...errors.formErrors, ...split.form];
-  await renderScreen(def, screen, prefillFlow(loaded.flow, screen.input), 400, { fieldErrors: split.fields, formErrors });
+  await renderScreen(def, screen, prefillFlow(loaded.flow, screen.input), 400, { fieldErrors: split.fields, formErrors, code: errors.code });
 }
 
 /** Kratos answered with a flow: replaced, refused, or moved on to its next state. */
@@ -270,6 +279,8 @@ async function submit<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promi
   const parsed = parseBody(def.body, req.body);
   if (!parsed.ok) return refuseBody(def, screen, parsed);
   if (!isFlowId(flowId)) return refuseBody(def, screen, { fieldErrors: {}, formErrors: [] });
+  const refused = await def.precheck?.(screen, parsed.data);
+  if (refused) return refuseBody(def, screen, { fieldErrors: {}, formErrors: [refused.key], code: refused.code });
   let kratosBody: Record<string, unknown> | null;
   if (def.fromFlow) {
     const current = await getFlow(req, res, def.kind, flowId);

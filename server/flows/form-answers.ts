@@ -49,7 +49,8 @@ export function respondWithoutFlow(req: Request, res: Response, loaded: Extract<
   respondError(req, res, mapIdentityProviderError(loaded.status, loaded.body, translator(req)));
 }
 
-export type FormErrors = { fieldErrors?: Record<string, string[]>; formErrors?: string[] };
+/** `code`: the JSON answer's code when it is not `validation_error` (a refusal of our own, e.g. the captcha). */
+export type FormErrors = { fieldErrors?: Record<string, string[]>; formErrors?: string[]; code?: string };
 
 export function formJson(t: Translate, flow: KratosFlow, action: string, status: number, errors: FormErrors = {}) {
   if (status < 400) return { flow: flowState(flow, action) };
@@ -61,7 +62,7 @@ export function formJson(t: Translate, flow: KratosFlow, action: string, status:
   return {
     ...errorBody({
       ...mapped,
-      code: ours ? 'validation_error' : mapped.code,
+      code: errors.code ?? (ours ? 'validation_error' : mapped.code),
       message: firstFormError ? translateValidation(t, firstFormError) : hasFields ? t('flowError.validationFailed') : mapped.message,
     }),
     meta: { ...mapped.meta, flowId: flow.id, ...(hasFields ? { fields } : {}) },

@@ -30,6 +30,7 @@ import { landSignedIn } from '../flows/signed-in-landing.ts';
 import type { KratosErrorBody } from '../../core/kratos/types.ts';
 import { errorResponse } from '../openapi/registry.ts';
 import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
+import { captchaWidget, RECAPTCHA_FAILED, verifyRecaptcha } from '../security/recaptcha.ts';
 
 /** Traits the app fills itself: never shown as fields. */
 const INTERNAL_TRAITS = ['traits.avatarRemoteId', 'traits.loginService'] as const;
@@ -70,6 +71,8 @@ function view(screen: ScreenRequest, state: ScreenState) {
     termsError: termsErrors?.[0],
     termsSummary: termsSummary(screen.req),
     completeWith,
+    // The widget on the step that creates the account (the one with the password), where the check is.
+    captcha: state.flow.ui.nodes.some((node) => node.attributes.name === 'password') ? captchaWidget(screen.config) : undefined,
   };
   const { from, action, platform } = screen.query;
   return {
@@ -116,6 +119,9 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
   showStatus: (flow) => ([...(flow.ui.messages ?? []), ...flow.ui.nodes.flatMap((node) => node.messages)].some((m) => m.type === 'error') ? 400 : 200),
   ownFields: ['terms'],
   toKratos,
+  // reCAPTCHA v2 (decision 170): a password sign-up is checked before Kratos hears of it.
+  precheck: async (screen, body) =>
+    body.method === 'password' && captchaWidget(screen.config) && !(await verifyRecaptcha(screen.req, screen.config)) ? RECAPTCHA_FAILED : null,
   view,
   async onSuccess(screen, outcome, body) {
     countAgainstEmail(screen.res); // a completed sign-up (it mails the address) is what the per-address limit counts

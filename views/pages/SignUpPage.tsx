@@ -2,6 +2,7 @@ import { FORM_IDS } from '../../core/form-ids.ts';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { Checkbox } from '../components/Checkbox.tsx';
+import { Captcha, type CaptchaWidget } from '../components/Captcha.tsx';
 import { useCachedT } from '../components/flow/labels.ts';
 
 /** The terms summary from the `terms` namespace, already translated by the route. */
@@ -22,6 +23,8 @@ export type SignUpFormProps = {
   termsSummary: TermsSummary;
   /** A social sign-up Kratos sent back for missing details: that provider's name. */
   completeWith?: string;
+  /** The reCAPTCHA widget, on the step that creates the account (decision 170). */
+  captcha?: CaptchaWidget;
 };
 
 export type SignUpPageProps = SignUpFormProps & { signInHref: string; context?: { from?: string; action?: string; platform?: string } };
@@ -82,7 +85,12 @@ export function SignUpForm(props: SignUpFormProps) {
         'method:password': t('authPage.signUp'),
         'screen:previous': t('authPage.back'),
       }}
-      beforeSubmit={terms}
+      beforeSubmit={
+        <>
+          {terms}
+          {props.captcha ? <Captcha widget={props.captcha} /> : null}
+        </>
+      }
     />
   );
 }
@@ -104,7 +112,14 @@ export function SignUpPage(props: SignUpPageProps) {
         </p>
       }
     >
-      <SignUpForm form={props.form} terms={props.terms} termsError={props.termsError} termsSummary={props.termsSummary} completeWith={props.completeWith} />
+      <SignUpForm
+        form={props.form}
+        terms={props.terms}
+        termsError={props.termsError}
+        termsSummary={props.termsSummary}
+        completeWith={props.completeWith}
+        captcha={props.captcha}
+      />
     </AuthCard>
   );
 }

@@ -1,0 +1,120 @@
+// reCAPTCHA v2 on sign-up (decision 170): the token is checked with siteverify (the local stand-in in
+// embedded/captcha) before Kratos hears of the sign-up; a refusal is recaptcha_v2_validation_failed with
+// its translated message and no identity; a good token goes on. On both identity targets.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startCaptchaStandIn, type CaptchaStandIn } from '../../../embedded/captcha/index.ts';
+import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
+import { alerts, Browser, formAction, hiddenValue, openSignUp } from '../../support/http.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+
+const SITE_KEY = 'stand-in-site-key';
+const SECRET = 'stand-in-secret-key';
+const REFUSED = 'We couldn’t confirm that you’re not a robot. Please try again.';
+
+let captcha: CaptchaStandIn;
+let stack: Stack;
+beforeAll(async () => {
+  captcha = await startCaptchaStandIn();
+  stack = await startStack({
+    env: { RECAPTCHA_SITE_KEY: SITE_KEY, RECAPTCHA_SECRET_KEY: SECRET, RECAPTCHA_VERIFY_URL: captcha.verifyUrl, RECAPTCHA_SCRIPT_URL: captcha.scriptUrl },
+  });
+});
+afterAll(async () => {
+  await stack?.close();
+  await captcha?.close();
+});
+const identities = useIdentities(() => stack.identity.adminUrl);
+
+/** The profile step of the (profile_first) registration: the credential screen, with the widget. */
+async function credentialScreen(email: string) {
+  const browser = new Browser(stack.appUrl);
+  const { action, csrf } = await openSignUp(browser);
+  const step = await browser.post(action, { csrf_token: csrf, 'traits.email': email, 'traits.name': 'Robo', method: 'profile', terms: 'on' });
+  const page = await browser.follow(step.location!);
+  return { browser, page, action: formAction(page.text, 'sign-up-form')!, csrf: hiddenValue(page.text, 'csrf_token')! };
+}
+
+const passwordStep = (email: string, csrf: string, extra: Record<string, string> = {}) => ({
+  csrf_token: csrf,
+  'traits.email': email,
+  'traits.name': 'Robo',
+  password: STRONG_PASSWORD,
+  method: 'password',
+  terms: 'on',
+  ...extra,
+});
+
+async function identitiesWith(email: string): Promise<unknown[]> {
+  const answer = await fetch(`${stack.identity.adminUrl}/admin/identities?credentials_identifier=${encodeURIComponent(email)}`);
+  return (await answer.json()) as unknown[];
+}
+
+describe('sign-up with reCAPTCHA v2', () => {
+  test('the credential step shows the widget, its JS-off fallback, and the CSP names the captcha origin', async () => {
+    const { page } = await credentialScreen(uniqueEmail('captcha-widget'));
+    expect(page.text).toContain(`<div class="g-recaptcha" data-sitekey="${SITE_KEY}"></div>`);
+    expect(page.text).toMatch(new RegExp(`<script nonce="[^"]+" src="${captcha.scriptUrl}" async="" defer="">`));
+    expect(page.text).toContain(`<iframe class="captcha__fallback-frame" src="${captcha.url}/recaptcha/api/fallback?k=${SITE_KEY}"`);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toMatch(new RegExp(`script-src [^;]*${captcha.url}`));
+    expect(csp).toMatch(new RegExp(`frame-src [^;]*${captcha.url}`));
+  });
+
+  test('a failing token: the form again (400) with the translated message, and nothing reaches Kratos', async () => {
+    const email = uniqueEmail('captcha-bad');
+    identities.track(email);
+    const { browser, action, csrf } = await credentialScreen(email);
+    const before = captcha.verifications.length;
+    const refused = await browser.post(action, passwordStep(email, csrf, { 'g-recaptcha-response': 'forged-token' }));
+    expect(refused.status).toBe(400);
+    expect(alerts(refused.text)).toContain(REFUSED);
+    expect(captcha.verifications.slice(before)).toMatchObject([
+      { secret: SECRET, response: 'forged-token', success: false, errorCodes: ['invalid-input-response'] },
+    ]);
+    const missing = await browser.post(action, passwordStep(email, csrf));
+    expect(missing.status).toBe(400);
+    expect(alerts(missing.text)).toContain(REFUSED);
+    expect(await identitiesWith(email)).toEqual([]);
+  });
+
+  test('JSON callers get the code recaptcha_v2_validation_failed; a token used twice fails the second time', async () => {
+    const email = uniqueEmail('captcha-json');
+    identities.track(email);
+    const { browser, action, csrf } = await credentialScreen(email);
+    const token = captcha.issueToken();
+    captcha.fail(true); // siteverify says no, whatever the token
+    try {
+      const refused = await browser.postJson(action, passwordStep(email, csrf, { 'g-recaptcha-response': token }));
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.text)).toMatchObject({ code: 'recaptcha_v2_validation_failed', message: REFUSED });
+    } finally {
+      captcha.fail(false);
+    }
+    expect(await identitiesWith(email)).toEqual([]);
+  });
+
+  test('a passing token: the sign-up goes on to verification', async () => {
+    const email = uniqueEmail('captcha-good');
+    identities.track(email);
+    const { browser, action, csrf } = await credentialScreen(email);
+    const done = await browser.post(action, passwordStep(email, csrf, { 'g-recaptcha-response': captcha.issueToken() }));
+    expect(done.status).toBe(303);
+    expect(done.location).toMatch(/^\/sign-up\/verification\?flow=/);
+    expect(await identitiesWith(email)).toHaveLength(1);
+    expect(captcha.verifications.at(-1)).toMatchObject({ success: true, remoteip: expect.any(String) });
+  });
+
+  test('the profile step is not checked (no account is made there)', async () => {
+    const browser = new Browser(stack.appUrl);
+    const { action, csrf, page } = await openSignUp(browser);
+    expect(page.text).not.toContain('g-recaptcha');
+    const step = await browser.post(action, {
+      csrf_token: csrf,
+      'traits.email': uniqueEmail('captcha-profile'),
+      'traits.name': 'Robo',
+      method: 'profile',
+      terms: 'on',
+    });
+    expect(step.status).toBe(303);
+  });
+});

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startBackend, type RunningBackend } from '../../../embedded/backend/index.ts';
 import { invite, InviteError } from '../../../scripts/invite.ts';
+import { backendEnv, LOCAL_BACKEND_ADMIN_KEY, LOCAL_PRODUCT } from '../../../scripts/local-product.ts';
 import { ROUTES } from '../../../core/routes.ts';
 import { findIdentity, latestLink, signIn, uniqueEmail } from '../../support/fixtures.ts';
 import { Browser, hiddenValue } from '../../support/http.ts';
@@ -110,6 +111,15 @@ describe('npm run invite', () => {
     await expect(invite('someone@example.com', { backendUrl: backend.url, adminKey: 'wrong' })).rejects.toThrow(/refused \(401 unauthorized\)/);
     await expect(invite('not-an-address', { backendUrl: backend.url, adminKey: KEY })).rejects.toBeInstanceOf(InviteError);
     await expect(invite('someone@example.com', { backendUrl: 'http://127.0.0.1:9', adminKey: KEY, timeoutMs: 2_000 })).rejects.toThrow(/could not be reached/);
+  });
+
+  test('npm start wires the backend as this test does: the key the command sends, the mailbox, the invitation page', () => {
+    const wired = backendEnv({ publicUrl: 'http://localhost:4433', adminUrl: 'http://localhost:4434', mailUrl: 'http://localhost:4434/mailbox' });
+    expect(wired).toMatchObject({
+      BACKEND_ADMIN_API_KEY: LOCAL_BACKEND_ADMIN_KEY,
+      BACKEND_MAIL_URL: 'http://localhost:4434/mailbox',
+      BACKEND_INVITATION_URL: new URL(ROUTES.invitation, LOCAL_PRODUCT.appUrl).href,
+    });
   });
 
   test('the command line: usage without exactly one address', () => {

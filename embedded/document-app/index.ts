@@ -81,7 +81,9 @@ export async function startDocumentApp(options: StartDocumentAppOptions): Promis
     res.writeHead(status, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      // No form-action: Sign out posts here and is redirected on to the OAuth2 provider and the accounts
+      // app's logout page, and Chromium checks form-action on every redirect of a form's navigation.
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
       ...headers,
     });
     res.end(html);

@@ -40,6 +40,8 @@ import { backendClientFor } from '../backend-client.ts';
 import { requireSameOriginOrCsrf } from '../security/csrf.ts';
 import { rememberSignInDevice } from '../security/rate-limit.ts';
 import { safeReturnTo } from '../security/return-to.ts';
+import { captchaWidget, RECAPTCHA_FAILED, verifyRecaptcha } from '../security/recaptcha.ts';
+import { clearSignInFailures, noteSignInFailure, signInNeedsCaptcha } from '../security/sign-in-captcha.ts';
 
 /** Guests only, but `refresh=true` gets the refresh flow, and Hydra's login challenge its gate (flows/oauth2-login.ts). */
 const guestOrRefresh: RequestHandler = (req, res, next) => (req.query.refresh === 'true' ? next() : guestOrChallenge(req, res, next));
@@ -48,6 +50,8 @@ async function view(screen: ScreenRequest, state: ScreenState) {
   const { req, query, t } = screen;
   allowChallengeClient(screen.res, state.flow);
   const email = screen.input.identifier;
+  // A refused password sign-in counts towards the captcha (decision 170); the widget shows once it is due.
+  if (req.method === 'POST' && state.status >= 400 && req.body?.method === 'password') noteSignInFailure(req, email);
   const highlight = query.highlight === 'password' ? 'password' : query.highlight === 'email' ? 'identifier' : undefined;
   const extras = await signInExtras(screen, state);
   const linking = extras.link.state !== 'INITIAL';
@@ -68,6 +72,7 @@ async function view(screen: ScreenRequest, state: ScreenState) {
     accountLink: { link: extras.link, cancelHref: extras.cancelHref },
     socialNote: state.form.ui.nodes.some(isProviderButton),
     startNotice: extras.askedProvider ? t('social.startText', { provider: askedProviderName(screen, extras.askedProvider) }) : undefined,
+    captcha: signInNeedsCaptcha(req, screen.config, email) ? captchaWidget(screen.config) : undefined,
   };
   return {
     title: t('authPage.signInTitle'),
@@ -101,8 +106,14 @@ export const signInScreen: FlowScreen<SignInBody> = {
     body.provider !== undefined
       ? { method: 'oidc', provider: body.provider, csrf_token: body.csrf_token }
       : { method: 'password', identifier: body.identifier, password: body.password, csrf_token: body.csrf_token },
+  // After repeated failures a password sign-in needs the captcha first (decision 170).
+  precheck: async (screen, body) =>
+    body.provider === undefined && signInNeedsCaptcha(screen.req, screen.config, body.identifier) && !(await verifyRecaptcha(screen.req, screen.config))
+      ? RECAPTCHA_FAILED
+      : null,
   view,
   async onSuccess(screen, outcome, body) {
+    clearSignInFailures(screen.req, body.identifier);
     const session = outcome.data.session;
     const traits = session?.identity?.traits;
     const email = typeof traits?.email === 'string' ? traits.email : body.identifier;

@@ -6,6 +6,7 @@ import { Alert } from '../components/Alert.tsx';
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
+import { Captcha, type CaptchaWidget } from '../components/Captcha.tsx';
 import { useView } from '../context.ts';
 import { useCachedT } from '../components/flow/labels.ts';
 import type { AccountLink } from '../../core/kratos/account-link.ts';
@@ -37,6 +38,8 @@ export type SignInPageProps = {
   /** The e-mail typed, for the "resend verification" link under 4000010. */
   email?: string;
   context?: { from?: string; action?: string; platform?: string };
+  /** The reCAPTCHA widget, after repeated failures (decision 170). */
+  captcha?: CaptchaWidget;
 };
 
 function resendLink(t: Translate, email?: string) {
@@ -55,7 +58,7 @@ export function SocialTermsNote() {
 }
 
 /** The fragment the form island swaps: only the form (the account-link sequence inside it). */
-export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPasswordHref' | 'email' | 'accountLink' | 'socialNote' | 'startNotice'>) {
+export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPasswordHref' | 'email' | 'accountLink' | 'socialNote' | 'startNotice' | 'captcha'>) {
   const t = useCachedT();
   const linking = props.accountLink && props.accountLink.link.state !== 'INITIAL';
   const header = linking ? (
@@ -76,11 +79,14 @@ export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPassword
       submitLabels={{ 'method:password': linking ? t('kratos.1010017') : t('authPage.signIn') }}
       messageAction={resendLink(t, props.email)}
       beforeSubmit={
-        <p className="flow-form__aside">
-          <a href={props.forgotPasswordHref} data-link="forgot-password">
-            {t('authPage.forgotPassword')}
-          </a>
-        </p>
+        <>
+          <p className="flow-form__aside">
+            <a href={props.forgotPasswordHref} data-link="forgot-password">
+              {t('authPage.forgotPassword')}
+            </a>
+          </p>
+          {props.captcha ? <Captcha widget={props.captcha} /> : null}
+        </>
       }
     />
   );
@@ -126,6 +132,7 @@ export function SignInPage(props: SignInPageProps) {
         accountLink={props.accountLink}
         socialNote={props.socialNote}
         startNotice={props.startNotice}
+        captcha={props.captcha}
       />
     </AuthCard>
   );

@@ -1,10 +1,11 @@
 // reCAPTCHA v2 on sign-up (decision 170): the token is checked with siteverify (the local stand-in in
 // embedded/captcha) before Kratos hears of the sign-up; a refusal is recaptcha_v2_validation_failed with
-// its translated message and no identity; a good token goes on. On both identity targets.
+// its translated message and no identity; a good token goes on. Sign-in asks for it after repeated
+// failures. On both identity targets.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startCaptchaStandIn, type CaptchaStandIn } from '../../../embedded/captcha/index.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
-import { alerts, Browser, formAction, hiddenValue, openSignUp } from '../../support/http.ts';
+import { alerts, Browser, formAction, hiddenValue, openSignIn, openSignUp } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 
 const SITE_KEY = 'stand-in-site-key';
@@ -116,5 +117,32 @@ describe('sign-up with reCAPTCHA v2', () => {
       terms: 'on',
     });
     expect(step.status).toBe(303);
+  });
+});
+
+describe('sign-in after repeated failures (SIGN_IN_CAPTCHA_AFTER_FAILURES, default 3)', () => {
+  test('the widget appears after the third failure; then a password sign-in without a good token never reaches Kratos, with one it does', async () => {
+    const person = await identities.create({ name: 'Cap' });
+    const browser = new Browser(stack.appUrl);
+    const { page, action, csrf } = await openSignIn(browser);
+    expect(page.text).not.toContain('g-recaptcha');
+    const wrong = { csrf_token: csrf, identifier: person.email, password: 'Wrong-Password-123', method: 'password' };
+    let last = page;
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      last = await browser.post(action, wrong);
+      expect(last.status, `attempt ${attempt}`).toBe(400);
+      expect(alerts(last.text)).not.toContain(REFUSED);
+    }
+    expect(last.text).toContain(`<div class="g-recaptcha" data-sitekey="${SITE_KEY}"></div>`);
+    // Now even the right password needs the captcha: refused here, with no verification of the password.
+    const right = { ...wrong, csrf_token: hiddenValue(last.text, 'csrf_token')!, password: STRONG_PASSWORD };
+    const refused = await browser.post(action, right);
+    expect(refused.status).toBe(400);
+    expect(alerts(refused.text)).toContain(REFUSED);
+    const done = await browser.post(action, { ...right, csrf_token: hiddenValue(refused.text, 'csrf_token')!, 'g-recaptcha-response': captcha.issueToken() });
+    expect(done.status).toBe(303);
+    // A success clears the count for this address and IP: the next visit has no widget.
+    const fresh = await openSignIn(new Browser(stack.appUrl));
+    expect(fresh.page.text).not.toContain('g-recaptcha');
   });
 });

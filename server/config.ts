@@ -71,8 +71,14 @@ export const envSchema = z.object({
   AVATAR_STORAGE_URL: httpUrl().optional(),
   /** The product as people see it on every auth screen (decision 180). */
   BRAND_NAME: z.string().max(40).default('Accounts'),
-  BRAND_LOGO_URL: z.string().regex(/^(\/[^/]|https:\/\/)/, 'must be a path on this app or an https URL').default('/logo.svg'),
-  BRAND_ACCENT_COLOR: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour').optional(),
+  BRAND_LOGO_URL: z
+    .string()
+    .regex(/^(\/[^/]|https:\/\/)/, 'must be a path on this app or an https URL')
+    .default('/logo.svg'),
+  BRAND_ACCENT_COLOR: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour')
+    .optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   /** An external socket host for the live-session channel (decision 160); unset: the app serves /socket.io/ itself. Needs REDIS_URL. */

@@ -1,6 +1,7 @@
 import { describe, it, type TestFunction } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import pino from 'pino';
 import { createApp } from '../../server/app.ts';
 import type { AppLocals } from '../../server/locals.ts';
@@ -55,6 +56,8 @@ export type Stack = {
   /** The OAuth2 provider (real Hydra on real Kratos, else the stand-in in embedded/oauth2), with `oauth2: true`. */
   oauth2?: { publicUrl: string; adminUrl: string };
   server: http.Server;
+  /** The Express app itself (the server's request listener is the socket endpoint's wrapper around it). */
+  app: Express;
   /** The app's live-session channel (server/socket/): tests watch its sockets. */
   liveSessions: LiveSessions;
   /** The app's locals (its config, readiness checks, shutdown hooks). */
@@ -150,6 +153,7 @@ export async function startStack(
     providers,
     oauth2: oauth2 && { publicUrl: oauth2.publicUrl, adminUrl: oauth2.adminUrl },
     server,
+    app,
     liveSessions,
     locals: app.locals as AppLocals,
     async close() {

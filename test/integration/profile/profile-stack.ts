@@ -124,7 +124,7 @@ export async function startProfileStack(
     clock: options.clockScope === 'backend' ? undefined : options.clock,
     socialProviders: options.socialProviders,
   });
-  const app = stack.server.listeners('request')[0] as Express;
+  const app = stack.app;
   const { clock } = options;
   if (clock) setBackendClientClock(app, () => clock.now());
   identityProxy.target = stack.identity.publicUrl;

@@ -91,15 +91,12 @@ for (const javaScriptEnabled of [true, false]) {
       await expectSignedInAtClient(page, account.email);
       expect(shown.filter((url) => url.startsWith(screens.stack.appUrl))).toEqual([]);
 
-      // Sign out at the OAuth2 provider: Hydra's logout challenge, our confirmation, both sessions ended.
-      // (NOT the demo client's Sign out: its CSP `form-action 'self'` blocks its own post's redirect to
-      // Hydra's end_session, a fault of embedded/document-app; the RP-initiated logout with id_token_hint
-      // is covered over HTTP in test/integration/oauth2/logout.test.ts.)
-      await page.goto(`${screens.stack.oauth2!.publicUrl}/oauth2/sessions/logout`);
-      await page.waitForURL(onApp('/logout'));
-      expect(await h1(page)).toBe(catalogueText('en', 'oauth2.logout.titleAll'));
+      // Sign out at the client: it sends the browser to the provider's end_session with its ID token,
+      // Hydra's logout challenge comes to our confirmation, and Yes ends both sessions.
+      await Promise.all([page.waitForURL(onApp('/logout')), page.locator('#sign-out').click()]);
+      expect(await h1(page)).toBe(catalogueText('en', 'oauth2.logout.title', { client: DOCUMENT_APP_CLIENT_NAME }));
       await Promise.all([
-        page.waitForURL(onApp('/sign-in')), // Hydra's post-logout URL is our home, which sends a guest to sign in
+        page.waitForURL((url) => url.origin === documentApp.url && url.pathname === '/'), // the client's post-logout URI
         page.getByRole('button', { name: catalogueText('en', 'oauth2.logout.yes') }).click(),
       ]);
       expect(await whoamiStatus()).toBe(401);

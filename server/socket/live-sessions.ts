@@ -133,4 +133,7 @@ export async function createLiveSessions(config: Config, logger: Logger, options
 export function attachLiveSessions(server: http.Server, liveSessions: LiveSessions, config: Pick<Config, 'SOCKET_URL'>): void {
   if (config.SOCKET_URL) return;
   liveSessions.io.attach(server);
+  // Each connection would keep its upgrade request (headers, parser state) for its whole life: dropped
+  // once the handshake has read it, as Socket.IO's memory guide advises (README, "Live sessions").
+  liveSessions.io.engine.on('connection', (raw: { request: unknown }) => void (raw.request = null));
 }

@@ -23,7 +23,9 @@ export function captchaWidget(config: Config): { siteKey: string; scriptUrl: str
 
 /** True when siteverify says the request's token is good. */
 export async function verifyRecaptcha(req: Request, config: Config): Promise<boolean> {
-  const token = (req.body as Record<string, unknown> | undefined)?.[RECAPTCHA_FIELD];
+  const posted = (req.body as Record<string, unknown> | undefined)?.[RECAPTCHA_FIELD];
+  // Two fields may come (the widget's and an empty JS-off one from a swapped-in form): the first filled.
+  const token = Array.isArray(posted) ? posted.find((value) => typeof value === 'string' && value !== '') : posted;
   if (typeof token !== 'string' || token.length === 0 || token.length > 4096) {
     req.log?.info({ reason: 'missing-input-response' }, 'recaptcha refused');
     return false;

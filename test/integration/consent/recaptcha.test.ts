@@ -127,7 +127,7 @@ describe('sign-in after repeated failures (SIGN_IN_CAPTCHA_AFTER_FAILURES, defau
     const { page, action, csrf } = await openSignIn(browser);
     expect(page.text).not.toContain('g-recaptcha');
     const wrong = { csrf_token: csrf, identifier: person.email, password: 'Wrong-Password-123', method: 'password' };
-    let last = page;
+    let last: { text: string; status: number } = page;
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       last = await browser.post(action, wrong);
       expect(last.status, `attempt ${attempt}`).toBe(400);

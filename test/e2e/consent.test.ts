@@ -135,6 +135,26 @@ describe('the US', () => {
   });
 });
 
+describe('the user-auth event', () => {
+  it('a sign-in: the method click is kept in the user_auth_event cookie, the next page sends sign_in_succeeded with its duration, then the cookie is gone', async () => {
+    const account = await screens.newAccount('consent-auth-event');
+    const page = await visit(true, { 'x-geo-country': 'US', 'x-geo-region': 'TX' });
+    await page.fill('#field-identifier', account.email);
+    await page.fill('#field-password', account.password);
+    const clicked = Date.now();
+    await page.click('button[name="method"][value="password"]');
+    await page.waitForURL(`${screens.stack.appUrl}/`);
+    await expect.poll(() => stub.beacons.some((beacon) => beacon.event === 'sign_in_succeeded')).toBe(true);
+    const succeeded = stub.beacons.find((beacon) => beacon.event === 'sign_in_succeeded')!;
+    expect(succeeded).toMatchObject({ method: 'password', path: '/' });
+    expect(succeeded.durationMs as number).toBeGreaterThanOrEqual(0);
+    expect(succeeded.durationMs as number).toBeLessThanOrEqual(Date.now() - clicked);
+    expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain('user_auth_event');
+    expect(JSON.stringify(stub.beacons)).not.toContain(account.email);
+    expect(JSON.stringify(await dataLayer(page))).not.toContain(account.email);
+  });
+});
+
 describe('without JavaScript', () => {
   it('the banner’s buttons post the choice and come back to the page without it', async () => {
     const page = await visit(false, { 'x-geo-country': 'GB' });

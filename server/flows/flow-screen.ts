@@ -93,10 +93,7 @@ export type FlowScreen<Body> = {
    */
   fromFlow?(screen: ScreenRequest, flow: KratosFlow, body: Body): Awaitable<Record<string, unknown> | null>;
   onSuccess(screen: ScreenRequest, outcome: Success, body: Body): Awaitable<void>;
-  /**
-   * A check of our own before Kratos hears of a valid submission (the reCAPTCHA, decision 170). A refusal
-   * shows the form again (400) with its translated message, JSON answers its code, and Kratos gets nothing.
-   */
+  /** Our own check before Kratos hears of a valid submission (reCAPTCHA, decision 170): a refusal is the form again, 400, with its code. */
   precheck?(screen: ScreenRequest, body: Body): Awaitable<{ code: string; key: string } | null>;
 
   /**
@@ -202,11 +199,7 @@ async function show<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promise
 }
 
 /** A body that did not parse, or no usable flow id: the form again with the errors where they show. */
-async function refuseBody<Body>(
-  def: FlowScreen<Body>,
-  screen: ScreenRequest,
-  errors: { fieldErrors: Record<string, string[]>; formErrors: string[]; code?: string },
-) {
+async function refuseBody<Body>(def: FlowScreen<Body>, screen: ScreenRequest, errors: Required<Omit<Errors, 'code'>> & Pick<Errors, 'code'>) {
   const { req } = screen;
   const loaded = await load(def, screen, req.query.flow);
   if (!loaded.ok) return withoutFlow(def, screen, loaded);

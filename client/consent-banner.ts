@@ -36,5 +36,11 @@ form?.addEventListener('submit', async (event) => {
   const granted = choice === 'accept';
   (window as unknown as { gtag?: Gtag }).gtag?.('consent', 'update', consentState(granted));
   banner!.remove();
+  // The pressed button is gone: keyboard and screen-reader users go on from the page's heading.
+  const heading = document.querySelector<HTMLElement>('main h1');
+  if (heading) {
+    heading.tabIndex = -1;
+    heading.focus();
+  }
   if (granted) startAnalytics();
 });

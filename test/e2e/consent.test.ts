@@ -77,6 +77,7 @@ describe('a visitor from the EU (FR), JavaScript on', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => banner(page).count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true); // no reload
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1'); // focus not lost with the banner
     const update = (await consentCalls(page, 'update'))[0]?.['2'] as Record<string, string>;
     expect(Object.values(update)).toEqual(Array(7).fill('granted'));
     await expect.poll(() => page.evaluate(() => (window as unknown as { gtmStubLoaded?: number }).gtmStubLoaded)).toBe(1);

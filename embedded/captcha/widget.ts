@@ -6,7 +6,8 @@
 /** api.js: renders every `.g-recaptcha` (and any later one given to grecaptcha.render), like Google's. */
 export function apiScript(origin: string): string {
   return `(function(){
-var origin=${JSON.stringify(origin)};
+// The origin the page loaded this script from (localhost or 127.0.0.1 alike), else the stand-in's own.
+var me=document.currentScript;var origin=me&&me.src?new URL(me.src).origin:${JSON.stringify(origin)};
 var widgets=[];
 function render(el){
   if(!el||el.getAttribute('data-stand-in-rendered'))return;

@@ -51,7 +51,7 @@ async function view(screen: ScreenRequest, state: ScreenState) {
   allowChallengeClient(screen.res, state.flow);
   const email = screen.input.identifier;
   // A refused password sign-in counts towards the captcha (decision 170); the widget shows once it is due.
-  if (req.method === 'POST' && state.status >= 400 && req.body?.method === 'password') noteSignInFailure(req, email);
+  if (req.method === 'POST' && state.status >= 400 && req.body?.method === 'password') noteSignInFailure(req, screen.config, email);
   const highlight = query.highlight === 'password' ? 'password' : query.highlight === 'email' ? 'identifier' : undefined;
   const extras = await signInExtras(screen, state);
   const linking = extras.link.state !== 'INITIAL';

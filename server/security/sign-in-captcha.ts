@@ -37,7 +37,8 @@ function countOf(key: string, now: number): number {
 }
 
 /** A refused sign-in from this request (wrong password, unknown address, a failed captcha). */
-export function noteSignInFailure(req: Request, identifier: string | undefined, now = Date.now()): void {
+export function noteSignInFailure(req: Request, config: Config, identifier: string | undefined, now = Date.now()): void {
+  if (config.SIGN_IN_CAPTCHA_AFTER_FAILURES === 0 || !captchaEnabled(config)) return; // nothing to count for
   for (const key of keysOf(req, identifier)) {
     const count = countOf(key, now);
     if (count === 0 && failures.size >= MAX_KEYS) failures.delete(failures.keys().next().value as string);

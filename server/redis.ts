@@ -39,8 +39,9 @@ export async function redisClient(url: string, logger: Logger, role: string): Pr
 export async function closeRedis(client: RedisClient | undefined): Promise<void> {
   if (!client) return;
   try {
-    if (client.isOpen) await client.close();
-    else client.destroy();
+    // A connection that is not serving (down, reconnecting) is dropped at once: close() would wait for it.
+    if (client.isReady) await Promise.race([client.close(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+    if (client.isOpen) client.destroy();
   } catch {
     // Closed already, or the connection broke while closing: nothing is left to release.
   }

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { Server, type Socket } from 'socket.io';
 import type { Config } from '../config.ts';
 import { closeRedis, redisClient, type RedisClient } from '../redis.ts';
+import { resilientSubscriber } from './resilient-subscriber.ts';
 import { tokenVerifier, type LiveIdentity, type TokenVerifier } from './token.ts';
 import {
   EVENT_AUTHENTICATED,
@@ -96,7 +97,7 @@ export async function createLiveSessions(config: Config, logger: Logger, options
     const pub = await redisClient(config.REDIS_URL, logger, 'socket fan-out (publish)');
     const sub = await redisClient(config.REDIS_URL, logger, 'socket fan-out (subscribe)');
     clients = [pub, sub];
-    io.adapter(createAdapter(pub, sub, { key: ADAPTER_KEY, requestsTimeout: 2_000 }));
+    io.adapter(createAdapter(pub, resilientSubscriber(sub, logger), { key: ADAPTER_KEY, requestsTimeout: 2_000 }));
   }
   io.on('connection', (socket) => handshake(socket, verify, logger));
   let closing: Promise<void> | undefined;
@@ -121,7 +122,7 @@ export async function createLiveSessions(config: Config, logger: Logger, options
         // Not io.close(): that would close the app's HTTP server too, which main.ts drains on its own.
         for (const socket of io.of('/').sockets.values()) socket.disconnect(true);
         (io.engine as { close(): void } | undefined)?.close();
-        await io.of('/').adapter.close();
+        await Promise.race([io.of('/').adapter.close(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
         await Promise.all(clients.map((client) => closeRedis(client)));
       })();
       return closing;

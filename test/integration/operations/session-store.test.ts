@@ -28,7 +28,8 @@ describe('session store', () => {
     const app = await testApp(build.assetsDir, { ...kratosEnv, REDIS_URL: 'redis://127.0.0.1:1' }, log.logger);
     const ready = await request(app).get('/readyz');
     expect(ready.status).toBe(503);
-    expect(ready.body).toEqual({ status: 'unavailable', failing: ['session-store'] });
+    // The rate limits and the socket fan-out share that Redis (decision 160): named too.
+    expect(ready.body).toEqual({ status: 'unavailable', failing: ['session-store', 'redis'] });
     expect((await request(app).get('/healthz')).status).toBe(200);
     // A page that needs the session answers (with the crash page) instead of hanging.
     const form = await request(app).get('/__test/form').timeout(5_000);

@@ -4,6 +4,7 @@
 import { GSI_CLIENT_PATH, LOCAL_PORTS, PROFILES, PROVIDER_IDS, startFakeProviders, type FakeProviders } from '../embedded/providers/index.ts';
 import { identityProviderConfig } from '../embedded/providers/identity-config.ts';
 import { waitForAdmin } from '../embedded/document-app/client-registration.ts';
+import { TEST_SECRET_KEY as CAPTCHA_TEST_SECRET_KEY, TEST_SITE_KEY as CAPTCHA_TEST_SITE_KEY } from '../embedded/captcha/index.ts';
 import { registerLocalClients, type LocalClients } from './oauth2-clients.ts';
 import { ROUTES } from '../core/routes.ts';
 
@@ -21,7 +22,27 @@ export const LOCAL_PRODUCT = {
   hydraAdmin: env.HYDRA_ADMIN_URL ?? 'http://localhost:4445',
   /** The demo document app (embedded/document-app): an OAuth2 client of the provider, and where /open-drive hands files. */
   documentAppUrl: env.DOCUMENT_APP_URL ?? 'http://localhost:4700',
+  /** The reCAPTCHA v2 stand-in (embedded/captcha): its widget script and siteverify. */
+  captchaUrl: env.CAPTCHA_URL ?? 'http://localhost:4800',
 };
+
+/**
+ * reCAPTCHA on sign-up against the local stand-in, with Google's published test keys (the stand-in
+ * honours what they do: always pass); an operator's own keys and URLs win.
+ */
+export function captchaAppEnv(): Record<string, string> {
+  return {
+    RECAPTCHA_SITE_KEY: env.RECAPTCHA_SITE_KEY ?? CAPTCHA_TEST_SITE_KEY,
+    RECAPTCHA_SECRET_KEY: env.RECAPTCHA_SECRET_KEY ?? CAPTCHA_TEST_SECRET_KEY,
+    RECAPTCHA_SCRIPT_URL: env.RECAPTCHA_SCRIPT_URL ?? `${LOCAL_PRODUCT.captchaUrl}/recaptcha/api.js`,
+    RECAPTCHA_VERIFY_URL: env.RECAPTCHA_VERIFY_URL ?? `${LOCAL_PRODUCT.captchaUrl}/recaptcha/api/siteverify`,
+  };
+}
+
+/** The captcha stand-in's own environment: where it listens. */
+export function captchaEnv(): Record<string, string> {
+  return { CAPTCHA_PORT: new URL(LOCAL_PRODUCT.captchaUrl).port || '80' };
+}
 
 /**
  * Once the OAuth2 provider's admin API answers: the desktop and mobile clients of the gateway,
@@ -76,6 +97,8 @@ export function appEnv(): Record<string, string> {
     OIDC_PROVIDER_ORIGINS: env.OIDC_PROVIDER_ORIGINS ?? providerOrigins.join(','),
     GOOGLE_CLIENT_ID: env.GOOGLE_CLIENT_ID ?? PROFILES.google.clientId,
     GOOGLE_GSI_SCRIPT_URL: env.GOOGLE_GSI_SCRIPT_URL ?? `http://localhost:${LOCAL_PORTS.google}${GSI_CLIENT_PATH}`,
+    // reCAPTCHA on sign-up (and on sign-in after repeated failures), at the captcha stand-in.
+    ...captchaAppEnv(),
   };
 }
 

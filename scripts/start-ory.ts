@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hydraAvailable, startHydra } from './ory/hydra.ts';
 import { kratosAvailable, startKratos, type StartKratosOptions } from './ory/kratos.ts';
-import { APP_NODE_FLAGS, appEnv, backendEnv, documentAppEnv, LOCAL_PRODUCT, oauth2AppEnv, startLocalProviders } from './local-product.ts';
+import { APP_NODE_FLAGS, appEnv, backendEnv, captchaEnv, documentAppEnv, LOCAL_PRODUCT, oauth2AppEnv, startLocalProviders } from './local-product.ts';
 import { createSupervisor } from './supervisor.ts';
 
 if (!kratosAvailable() || !hydraAvailable()) {
@@ -60,6 +60,7 @@ supervisor.start('backend', ['embedded/backend/main.ts'], {
 });
 const oauth2 = await oauth2AppEnv();
 supervisor.start('document-app', ['embedded/document-app/main.ts'], documentAppEnv());
+supervisor.start('captcha', ['embedded/captcha/main.ts'], captchaEnv());
 supervisor.start('app', [...APP_NODE_FLAGS, 'dist/server.js'], {
   ...appEnv(),
   ...oauth2.env,

@@ -3,7 +3,7 @@
 // the app (dist/server.js) and points its URLs at real Ory and the real backend; `npm run start:ory`
 // runs it on real Kratos and Hydra instead of the stand-ins (scripts/start-ory.ts).
 import { createSupervisor } from './supervisor.ts';
-import { APP_NODE_FLAGS, appEnv, backendEnv, documentAppEnv, LOCAL_PRODUCT, oauth2AppEnv, startLocalProviders } from './local-product.ts';
+import { APP_NODE_FLAGS, appEnv, backendEnv, captchaEnv, documentAppEnv, LOCAL_PRODUCT, oauth2AppEnv, startLocalProviders } from './local-product.ts';
 
 const { appUrl, identityPublic, identityAdmin, backendUrl, hydraPublic, hydraAdmin, documentAppUrl } = LOCAL_PRODUCT;
 const port = (url: string) => new URL(url).port || '80';
@@ -31,6 +31,7 @@ supervisor.start('backend', ['embedded/backend/main.ts'], {
 // The gateway's desktop and mobile clients are registered before the app starts: it is told their ids.
 const oauth2 = await oauth2AppEnv();
 supervisor.start('document-app', ['embedded/document-app/main.ts'], documentAppEnv());
+supervisor.start('captcha', ['embedded/captcha/main.ts'], captchaEnv());
 supervisor.start('app', [...APP_NODE_FLAGS, 'dist/server.js'], { ...appEnv(), ...oauth2.env });
 process.stdout.write(`accounts: ${appUrl}  (identity ${identityPublic}, mailbox ${identityAdmin}/mailbox, backend ${backendUrl})\n`);
 process.stdout.write(`OAuth2 (embedded stand-in for Ory Hydra): ${hydraPublic}, admin ${hydraAdmin}; demo document app: ${documentAppUrl}\n`);

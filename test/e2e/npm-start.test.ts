@@ -122,4 +122,20 @@ describe('npm start', () => {
       expect(await page.locator('#userinfo').innerText()).toContain(email);
     });
   }
+
+  it('sign-up shows the captcha stand-in’s widget and goes on once it is ticked (JavaScript on)', async () => {
+    const email = uniqueEmail('npm-start-captcha');
+    identities.track(email);
+    const page = await openPage(true);
+    await page.goto(`${APP}/sign-up`);
+    await page.fill('#field-traits-email', email);
+    await page.fill('#field-traits-name', 'Robo Tester');
+    await page.check('#field-terms');
+    await page.click('button[name="method"][value="profile"]');
+    await page.waitForSelector('#field-password');
+    await page.fill('#field-password', STRONG_PASSWORD);
+    await page.frameLocator('iframe[title="reCAPTCHA"]').locator('#robot').check();
+    await expect.poll(() => page.inputValue('textarea[name="g-recaptcha-response"]')).not.toBe('');
+    await Promise.all([page.waitForURL(/\/sign-up\/verification\?flow=/), page.click('button[name="method"][value="password"]')]);
+  });
 });

@@ -27,6 +27,8 @@ export const ROUTES = {
   deleteAccount: '/profile-settings/delete-account',
   accountDeleted: '/profile-settings/account-deleted',
   reactivate: '/profile-settings/reactivate',
+  /** Signs the account out on every device (the backend's auth/force-log-out), this one included. */
+  signOutEverywhere: '/profile-settings/sign-out-everywhere',
   logout: '/logout',
   /** The OAuth2 provider's consent screen (its `urls.consent`); `?consent_challenge=`. */
   consent: '/consent',

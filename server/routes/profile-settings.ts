@@ -37,6 +37,7 @@ import { profileAnswer, renderProfile, renderReactivate } from './profile/page.t
 import { pendingDeletionState, redirectResult, settingsBody, settingsQuery, settingsState } from './profile/schemas.ts';
 import { settingsMethodOf, settingsSubmitFrom, type SettingsMethod, type SettingsSubmit } from './profile/settings-body.ts';
 import { liveSessionsOf } from '../socket/emit.ts';
+import { signOutEverywhereRoutes } from './profile/sign-out-everywhere.ts';
 
 /** The documented body; any post parses, since the allow-list in settings-body.ts reads the raw post against the flow. */
 const body = settingsBody.catch((ctx) => ctx.value as never);
@@ -188,5 +189,6 @@ export function profileSettingsRoutes(): Router {
   const router = flowScreenRoutes(profileSettingsScreen);
   router.use(avatarRoutes());
   router.use(accountRoutes());
+  router.use(signOutEverywhereRoutes());
   return router;
 }

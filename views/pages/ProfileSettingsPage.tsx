@@ -3,6 +3,7 @@ import { useT } from '../context.ts';
 import { Alert } from '../components/Alert.tsx';
 import { AvatarSection } from '../components/profile/AvatarSection.tsx';
 import { DeleteAccountSection } from '../components/profile/DeleteAccountSection.tsx';
+import { SignOutEverywhereSection } from '../components/profile/SignOutEverywhereSection.tsx';
 import { LinkedLoginsSection, type LinkedLoginsView } from '../components/profile/LinkedLoginsSection.tsx';
 import { NameSection } from '../components/profile/NameSection.tsx';
 import { PasswordSection, type PasswordKind } from '../components/profile/PasswordSection.tsx';
@@ -86,6 +87,7 @@ export function ProfileSettingsPage(props: ProfileSettingsView) {
         ))}
         {sections}
         <LinkedLoginsSection {...props.linkedLogins} />
+        <SignOutEverywhereSection />
         <DeleteAccountSection confirmOpen={props.confirmDelete} graceDays={props.graceDays} cancelHref={action} />
       </main>
     </>

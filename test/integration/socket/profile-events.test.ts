@@ -7,7 +7,8 @@ import { openProfile } from '../profile/profile-stack.ts';
 import { socketUrl, tokenOf, waitFor } from './socket-support.ts';
 
 // force-reload from the profile page (spec §4): a password change reaches the user's other devices
-// (not the browser that changed it, whose session stays valid); deleting the account reaches them all.
+// (not the browser that changed it, whose session stays valid); deleting the account and signing out
+// everywhere (the backend's auth/force-log-out) reach them all.
 
 const NEW_PASSWORD = 'Another-Harbour-Quartz-58';
 let env: Stack;
@@ -65,6 +66,27 @@ describe('force-reload from the profile page', () => {
       const deleted = await u.browser.post('/profile-settings/delete-account', { _csrf: u.csrf });
       expect(deleted.status).toBe(303);
       await waitFor(() => here.seen.includes('force-reload') && there.seen.includes('force-reload'));
+    } finally {
+      here.client.close();
+      there.client.close();
+    }
+  });
+
+  test("signing out everywhere calls the backend's auth/force-log-out: every device is signed out and told, this one lands on sign-in", async () => {
+    const { u, other } = await twoDevices('live-everywhere');
+    const here = watch(u.browser);
+    const there = watch(other);
+    try {
+      await joined(u.id, 2);
+      expect(u.page).toContain('id="sign-out-everywhere-form"');
+      const forged = await u.browser.post('/profile-settings/sign-out-everywhere', {});
+      expect(forged.status).toBe(403);
+      const out = await u.browser.post('/profile-settings/sign-out-everywhere', { _csrf: u.csrf });
+      expect(out.status).toBe(303);
+      expect(out.location).toBe('/sign-in?logged_out=1');
+      await waitFor(() => here.seen.includes('force-reload') && there.seen.includes('force-reload'));
+      expect(await tokenOf(env.appUrl, other)).toBeNull();
+      expect(await tokenOf(env.appUrl, u.browser)).toBeNull();
     } finally {
       here.client.close();
       there.client.close();

@@ -20,7 +20,15 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  // Never outlive the process that started it (a test worker that is torn down, a script that fails).
+  const killChild = () => child.kill('SIGKILL');
+  process.once('exit', killChild);
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', () => {
+      process.off('exit', killChild);
+      resolve();
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 10_000);
     child.stdout!.on('data', (chunk) => {

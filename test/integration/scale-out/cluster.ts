@@ -50,10 +50,12 @@ export async function startCluster(): Promise<Cluster> {
     a,
     b,
     async close() {
-      await b.stop();
-      await a.stop();
-      await stack.close();
-      await redis.stop();
+      try {
+        await Promise.allSettled([b.stop(), a.stop()]);
+        await stack.close();
+      } finally {
+        await this.redis.stop();
+      }
     },
   };
 }

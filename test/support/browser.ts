@@ -6,21 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sharedBuildDir } from './app.ts';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright';
+import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
-
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-}
+export { CHROMIUM_ARGS, CHROMIUM_PATH, launchBrowser } from './chromium.ts';
 
 /** A context with JavaScript on or off, collecting console errors and CSP violations for assertions. */
 export async function newContext(

@@ -139,6 +139,8 @@
       border: '1px solid #dadce0',
       borderRadius: '8px',
       background: '#fff',
+      // Its own text colour: on a dark page the inherited one would be white on this white button.
+      color: '#202124',
       cursor: 'pointer',
       font: 'inherit',
       textAlign: 'left',

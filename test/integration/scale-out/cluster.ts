@@ -44,7 +44,7 @@ export async function startCluster(): Promise<Cluster> {
   const aLocals = stack.locals;
   const a: Instance = { url: stack.appUrl, locals: aLocals, server: stack.server, stop: () => stopInstance(stack.server, aLocals) };
   const b = await startInstanceB(stack);
-  return {
+  const cluster: Cluster = {
     redis,
     stack,
     a,
@@ -54,10 +54,12 @@ export async function startCluster(): Promise<Cluster> {
         await Promise.allSettled([b.stop(), a.stop()]);
         await stack.close();
       } finally {
-        await this.redis.stop();
+        // The Redis of now: a test may have restarted it.
+        await cluster.redis.stop();
       }
     },
   };
+  return cluster;
 }
 
 /** A browser on another instance sharing this one's cookies (cookies do not tell ports apart). */

@@ -1,4 +1,4 @@
-import { useT } from '../context.ts';
+import { useT, useView } from '../context.ts';
 import { cx } from './cx.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 
@@ -15,6 +15,7 @@ export type LoadingOverlayProps = {
  */
 export function LoadingOverlay(props: LoadingOverlayProps) {
   const t = useT();
+  const { brand } = useView();
   const { open = true, whiteBackground = false, id = 'loading-overlay' } = props;
   return (
     <div
@@ -25,7 +26,7 @@ export function LoadingOverlay(props: LoadingOverlayProps) {
       aria-live="polite"
       hidden={!open}
     >
-      <img className="loading-overlay__logo" src="/logo.svg" alt="" width="64" height="64" />
+      <img className="loading-overlay__logo" src={brand.logoUrl} alt="" width="64" height="64" />
       <ProgressBar label={t('ui.loading')} className="loading-overlay__progress" />
       <span className="visually-hidden">{t('ui.loading')}</span>
     </div>

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from '../../../server/app.ts';
+import type { Config } from '../../../server/config.ts';
 import type { AppLocals } from '../../../server/locals.ts';
 import { attachLiveSessions } from '../../../server/socket/live-sessions.ts';
 import { startRedisServer, type RunningRedis } from '../../../scripts/redis-server.ts';
@@ -18,11 +19,10 @@ export type Instance = { url: string; locals: AppLocals; server: http.Server; st
 
 export type Cluster = { redis: RunningRedis; stack: Stack; a: Instance; b: Instance; close(): Promise<void> };
 
-async function startInstanceB(stack: Stack): Promise<Instance> {
+/** Another instance of the stack's app, with its configuration or the one given (another REDIS_URL). */
+export async function startInstance(stack: Stack, config: Config = stack.locals.config): Promise<Instance> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  // The same configuration as A (its Redis, identity service, token key set, secret): one product, two processes.
-  const config = stack.locals.config;
   const app = await createApp(config, pino({ level: 'silent' }));
   server.on('request', app);
   const locals = app.locals as AppLocals;
@@ -43,7 +43,8 @@ export async function startCluster(): Promise<Cluster> {
   const stack = await startStack({ env: { REDIS_URL: redis.url, FORCE_RELOAD_SECRET } });
   const aLocals = stack.locals;
   const a: Instance = { url: stack.appUrl, locals: aLocals, server: stack.server, stop: () => stopInstance(stack.server, aLocals) };
-  const b = await startInstanceB(stack);
+  // The same configuration as A (its Redis, identity service, token key set, secret): one product, two processes.
+  const b = await startInstance(stack);
   const cluster: Cluster = {
     redis,
     stack,

@@ -6,7 +6,8 @@ import { startBalancer, targetOf } from '../../../scripts/tcp-balancer.ts';
 import { signIn, STRONG_PASSWORD, useIdentities } from '../../support/fixtures.ts';
 import { Browser } from '../../support/http.ts';
 import { socketUrl, tokenOf, waitFor } from '../socket/socket-support.ts';
-import { FORCE_RELOAD_SECRET, sameBrowserOn, startCluster, type Cluster } from './cluster.ts';
+import { freePort } from '../../../scripts/ory/process.ts';
+import { FORCE_RELOAD_SECRET, sameBrowserOn, startCluster, startInstance, type Cluster } from './cluster.ts';
 
 // Two app instances on a real redis-server (issue #14 bars): they count rate limits together, share
 // sessions, fan force-reload out to each other's sockets, and a socket whose instance stops
@@ -118,6 +119,32 @@ suite(`two instances on redis-server${missing ? ` [skipped: ${missing}]` : ''}`,
       await waitFor(() => seen.includes('force-reload'), 2_000);
     } finally {
       client.close();
+    }
+  }, 30_000);
+
+  test('an instance started while its Redis is down joins the fan-out once Redis is up', async () => {
+    const port = await freePort();
+    const config = { ...cluster.stack.locals.config, REDIS_URL: `redis://127.0.0.1:${port}` };
+    const early = await startInstance(cluster.stack, config);
+    const late = await startRedisServer({ port });
+    try {
+      await waitFor(async () => (await fetch(`${early.url}/readyz`)).status === 200, 10_000);
+      const other = await startInstance(cluster.stack, config);
+      const user = await identities.signedIn(cluster.a.url);
+      const seen: string[] = [];
+      const client = liveSocket({ url: socketUrl(early.url), token: () => tokenOf(early.url, user.browser), onSignedOut: () => seen.push('signed-out') });
+      client.on('force-reload', () => seen.push('force-reload'));
+      try {
+        await waitFor(async () => (await other.locals.liveSessions.io.in(`user:${user.id}`).fetchSockets()).length === 1);
+        other.locals.liveSessions.forceReload({ identityId: user.id }, 'test');
+        await waitFor(() => seen.includes('force-reload'), 2_000);
+      } finally {
+        client.close();
+        await other.stop();
+      }
+    } finally {
+      await early.stop();
+      await late.stop();
     }
   }, 30_000);
 

@@ -40,16 +40,19 @@ export type LiveSessions = {
 export const ADAPTER_KEY = 'accounts:socket.io';
 const MAX_MESSAGE_BYTES = 16 * 1024;
 
-type SocketState = { identity?: LiveIdentity };
+type SocketState = { identity?: LiveIdentity; verifying?: boolean };
 
 function handshake(socket: Socket, verify: TokenVerifier, logger: Logger): void {
   const state: SocketState = {};
   const deadline = setTimeout(() => socket.disconnect(true), SOCKET_AUTH_DEADLINE_MS);
   socket.on('disconnect', () => clearTimeout(deadline));
   socket.on(EVENT_INIT, async (message: unknown) => {
-    if (state.identity) return;
+    // One verification at a time per socket: a flood of `init`s costs one signature check.
+    if (state.identity || state.verifying) return;
+    state.verifying = true;
     const token = message && typeof message === 'object' ? (message as { authorization?: unknown }).authorization : undefined;
     const identity = await verify(token);
+    state.verifying = false;
     if (!socket.connected) return;
     if (!identity) {
       logger.debug({ socket: socket.id }, 'live session: token refused');

@@ -3,6 +3,7 @@ import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import onHeaders from 'on-headers';
 import type { Config } from '../config.ts';
+import { liveSocketSources } from '../socket/token.ts';
 
 const NONCE_BYTES = 16;
 const NONCES_PER_FILL = 256;
@@ -120,7 +121,8 @@ function helmetHeaders(config: Config): RequestHandler {
         // Uploaded avatars from profile storage, and the configured providers' pictures (a linked account's avatar).
         'img-src': ["'self'", 'data:', 'blob:', config.avatarOrigin, ...config.oidcProviderOrigins, ...brandLogoOrigin(config), ...third.img],
         'font-src': ["'self'"],
-        'connect-src': ["'self'", ...gsi, ...third.connect],
+        // An external live-session socket host (SOCKET_URL, decision 160) too.
+        'connect-src': ["'self'", ...gsi, ...third.connect, ...liveSocketSources(config)],
         ...(frames.length > 0 ? { 'frame-src': ["'self'", ...frames] } : {}),
         'object-src': ["'none'"],
         'base-uri': ["'none'"],

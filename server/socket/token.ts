@@ -46,3 +46,14 @@ export function tokenVerifier(
     }
   };
 }
+
+/**
+ * The CSP `connect-src` the island needs for an external socket host (SOCKET_URL): its origin as a
+ * WebSocket origin (`https:` → `wss:`). Nothing for the app's own endpoint, which `'self'` covers.
+ */
+export function liveSocketSources(config: Pick<Config, 'SOCKET_URL'>): string[] {
+  if (!config.SOCKET_URL) return [];
+  const url = new URL(config.SOCKET_URL);
+  url.protocol = url.protocol.replace(/^http/, 'ws');
+  return [url.origin];
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LiveSession } from '../../../views/components/LiveSession.tsx';
 import { loadConfig } from '../../../server/config.ts';
+import { liveSocketSources } from '../../../server/socket/token.ts';
 import { render } from '../components/render.tsx';
 
 describe('LiveSession markup', () => {
@@ -31,6 +32,13 @@ describe('live-session configuration', () => {
   it('an external socket host needs REDIS_URL (emits reach it through the Redis adapter)', () => {
     expect(() => loadConfig({ SOCKET_URL: 'https://socket.example' })).toThrow(/SOCKET_URL: an external socket host is reached through Redis/);
     expect(loadConfig({ SOCKET_URL: 'wss://socket.example', REDIS_URL: 'redis://r:6379' }).SOCKET_URL).toBe('wss://socket.example');
+  });
+
+  it('an external socket host joins the CSP connect-src as a WebSocket origin; the app itself needs nothing', () => {
+    expect(liveSocketSources({ SOCKET_URL: 'https://socket.example/base' })).toEqual(['wss://socket.example']);
+    expect(liveSocketSources({ SOCKET_URL: 'http://127.0.0.1:4900' })).toEqual(['ws://127.0.0.1:4900']);
+    expect(liveSocketSources({ SOCKET_URL: 'wss://socket.example' })).toEqual(['wss://socket.example']);
+    expect(liveSocketSources({})).toEqual([]);
   });
 
   it('the force-reload secret is at least 32 characters; token checks default to the identity service', () => {

@@ -52,6 +52,28 @@ describe('live session', () => {
     await second.locator('#field-identifier').waitFor();
   });
 
+  it('"Sign out everywhere" on one device: the other device shows the dialog within 2 s, this one lands on sign-in', async () => {
+    const account = await screens.newAccount('live-everywhere');
+    const { appUrl } = screens.stack;
+    const here = await screens.openPage(true);
+    await signIn(here, appUrl, account.email, account.password);
+    // A second device: a browser context of its own (its own cookies, its own session).
+    const otherDevice = await screens.browser.newContext();
+    try {
+      const there = await otherDevice.newPage();
+      await signIn(there, appUrl, account.email, account.password);
+      await here.goto(`${appUrl}/profile-settings`);
+      await until(() => joinedSockets() === 2);
+      await Promise.all([here.waitForURL((url) => url.pathname === '/sign-in'), here.locator('#sign-out-everywhere-form button').click()]);
+      const signedOutAt = Date.now();
+      await dialogOf(there).waitFor({ state: 'visible', timeout: 2_000 });
+      expect(Date.now() - signedOutAt).toBeLessThan(2_000);
+      await Promise.all([there.waitForURL((url) => url.pathname === '/sign-in'), there.locator('#session-changed [data-reload]').click()]);
+    } finally {
+      await otherDevice.close();
+    }
+  });
+
   it('a signed-in page loads the island, which gets its token from the same origin (never in the page)', async () => {
     const account = await screens.newAccount('live-token');
     const page = await screens.openPage(true);

@@ -99,6 +99,7 @@ export function appEnv(): Record<string, string> {
     GOOGLE_GSI_SCRIPT_URL: env.GOOGLE_GSI_SCRIPT_URL ?? `http://localhost:${LOCAL_PORTS.google}${GSI_CLIENT_PATH}`,
     // reCAPTCHA on sign-up (and on sign-in after repeated failures), at the captcha stand-in.
     ...captchaAppEnv(),
+    FORCE_RELOAD_SECRET: LOCAL_FORCE_RELOAD_SECRET,
   };
 }
 
@@ -120,6 +121,9 @@ export async function startLocalProviders(identityPublicUrl: string): Promise<{ 
  */
 export const LOCAL_BACKEND_ADMIN_KEY = env.BACKEND_ADMIN_API_KEY ?? 'local-backend-admin-key';
 
+/** Local only (loopback): the backend stand-in's key to the app's POST /internal/force-reload (after auth/force-log-out). */
+export const LOCAL_FORCE_RELOAD_SECRET = env.FORCE_RELOAD_SECRET ?? 'local-force-reload-secret-0123456789abcdef';
+
 /**
  * The backend stand-in's own environment: it listens where BACKEND_URL says the app finds it, mails
  * invitations to `mailUrl` (the identity stand-in's mailbox, or real Kratos's mail sidecar) with links to
@@ -136,5 +140,8 @@ export function backendEnv(identity: { publicUrl: string; adminUrl: string; mail
     IDENTITY_PUBLIC_URL: identity.publicUrl,
     IDENTITY_ADMIN_URL: identity.adminUrl,
     BACKEND_CORS_ORIGINS: env.BACKEND_CORS_ORIGINS ?? new URL(LOCAL_PRODUCT.appUrl).origin,
+    // The backend tells the app (through the balancer under start:cluster) to reload its user's pages after auth/force-log-out.
+    BACKEND_FORCE_RELOAD_URL: new URL(ROUTES.forceReload, LOCAL_PRODUCT.appUrl).href,
+    BACKEND_FORCE_RELOAD_SECRET: LOCAL_FORCE_RELOAD_SECRET,
   };
 }

@@ -4,17 +4,15 @@
 // under `npm start`. Stop one instance (kill its pid, printed below) and the product keeps working:
 // open pages reconnect their live-session socket to the other one.
 import { createSupervisor } from './supervisor.ts';
-import { APP_NODE_FLAGS, appEnv, backendEnv, documentAppEnv, LOCAL_PRODUCT, oauth2AppEnv, startLocalProviders } from './local-product.ts';
+import { APP_NODE_FLAGS, appEnv, LOCAL_PRODUCT } from './local-product.ts';
+import { startStandIns } from './local-stand-ins.ts';
 import { redisServerMissing, startRedisServer } from './redis-server.ts';
 import { startBalancer } from './tcp-balancer.ts';
-import { ROUTES } from '../core/routes.ts';
 
-const { appUrl, identityPublic, identityAdmin, backendUrl, hydraPublic, hydraAdmin } = LOCAL_PRODUCT;
+const { appUrl, identityPublic, backendUrl } = LOCAL_PRODUCT;
 const port = (url: string) => new URL(url).port || '80';
 /** The instances listen on the two ports after the balancer's (3001 and 3002 by default). */
 const instancePorts = [Number(port(appUrl)) + 1, Number(port(appUrl)) + 2];
-/** Local only (loopback): the backend stand-in's key to the apps' POST /internal/force-reload. */
-const FORCE_RELOAD_SECRET = process.env.FORCE_RELOAD_SECRET ?? 'local-cluster-force-reload-secret-0123456789';
 
 const supervisor = createSupervisor();
 
@@ -30,33 +28,14 @@ if (!redisUrl) {
   redisUrl = redis.url;
 }
 
-const { fakes, identityOverrides } = await startLocalProviders(identityPublic);
-supervisor.onStop(() => fakes.close());
-supervisor.start('oauth2', ['embedded/oauth2/main.ts'], {
-  OAUTH2_PUBLIC_PORT: port(hydraPublic),
-  OAUTH2_ADMIN_PORT: port(hydraAdmin),
-  OAUTH2_PUBLIC_HOST: new URL(hydraPublic).hostname,
-  APP_URL: appUrl,
-  IDENTITY_ADMIN_URL: identityAdmin,
-});
-const identityConfig = { ...(JSON.parse(identityOverrides) as object), oauth2_provider: { url: hydraAdmin } };
-supervisor.start('identity', ['embedded/identity/main.ts'], { APP_URL: appUrl, IDENTITY_CONFIG_OVERRIDES: JSON.stringify(identityConfig) });
-supervisor.start('backend', ['embedded/backend/main.ts'], {
-  ...backendEnv({ publicUrl: identityPublic, adminUrl: identityAdmin, mailUrl: `${identityAdmin}/mailbox` }),
-  // Through the balancer: whichever instance answers, Redis carries the force-reload to every socket.
-  BACKEND_FORCE_RELOAD_URL: new URL(ROUTES.forceReload, appUrl).href,
-  BACKEND_FORCE_RELOAD_SECRET: FORCE_RELOAD_SECRET,
-});
-const oauth2 = await oauth2AppEnv();
-supervisor.start('document-app', ['embedded/document-app/main.ts'], documentAppEnv());
+const { appEnv: standInEnv } = await startStandIns(supervisor);
 for (const [index, instancePort] of instancePorts.entries()) {
   supervisor.start(`app-${'ab'[index]}`, [...APP_NODE_FLAGS, 'dist/server.js'], {
     ...appEnv(),
-    ...oauth2.env,
+    ...standInEnv,
     HOST: '127.0.0.1',
     PORT: String(instancePort),
     REDIS_URL: redisUrl,
-    FORCE_RELOAD_SECRET,
   });
 }
 const balancer = await startBalancer({

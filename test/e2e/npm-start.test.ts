@@ -3,62 +3,24 @@
 // variable of ours set but where the data goes. Tests built on startStack share one origin for
 // everything; here the addresses differ as they do for a person trying the product, which is where
 // a CSP or an origin mistake shows (avatars were once blocked here while every other suite passed).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { REPO } from '../support/app.ts';
-import { launchBrowser, openWatchedPage, unexpectedProblems, type WatchedPage } from '../support/browser.ts';
-import { holdFixedPorts } from '../support/fixed-ports.ts';
-import { catalogueText, submitSignIn } from '../support/browser.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { catalogueText, launchBrowser, openWatchedPage, submitSignIn, unexpectedProblems, type WatchedPage } from '../support/browser.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../support/fixtures.ts';
+import { NPM_START, useNpmStart } from '../support/npm-start.ts';
 import { makePng } from '../integration/profile/images.ts';
 import { openProfile, signInWith } from './profile-steps.ts';
 
-const APP = 'http://localhost:3000';
-const IDENTITY_ADMIN = 'http://localhost:4434';
-const DOCUMENT_APP = 'http://localhost:4700';
-/** Every variable the start script or the app reads for an address: unset, so npm start's own defaults apply. */
-const ADDRESS_VARIABLES = /^(PORT|HOST|PUBLIC_URL|KRATOS_|HYDRA_|BACKEND_|OAUTH2_|IDENTITY_|DOCUMENT_APP|AVATAR_|OIDC_|GOOGLE_|GATEWAY_|ASSETS_DIR)/;
+const APP = NPM_START.app;
+const IDENTITY_ADMIN = NPM_START.identityAdmin;
+const DOCUMENT_APP = NPM_START.documentApp;
 
-let child: ChildProcess | undefined;
-let output = '';
-let releasePorts: (() => void) | undefined;
+useNpmStart();
 let browser: Browser;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'accounts-npm-start-'));
-
 beforeAll(async () => {
-  releasePorts = await holdFixedPorts();
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !ADDRESS_VARIABLES.test(name)));
-  child = spawn(process.execPath, ['scripts/start.ts'], {
-    cwd: REPO,
-    env: { ...env, IDENTITY_DATA_DIR: dataDir, BACKEND_DATA_DIR: dataDir, OAUTH2_DATABASE: path.join(dataDir, 'oauth2.sqlite'), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  await vi.waitFor(
-    async () => {
-      if (child!.exitCode !== null) throw new Error(`npm start exited (${child!.exitCode}):\n${output}`);
-      expect((await fetch(`${APP}/readyz`)).status).toBe(200);
-    },
-    { timeout: 60_000, interval: 200 },
-  );
   browser = await launchBrowser();
-}, 25 * 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  releasePorts?.();
-  rmSync(dataDir, { recursive: true, force: true });
-}, 30_000);
+});
+afterAll(() => browser?.close());
 
 const identities = useIdentities(() => IDENTITY_ADMIN);
 

@@ -1,58 +1,22 @@
 // The bar of issue #16 item 13 under the exact `npm start` wiring: `npm run invite -- <address>` (the
 // script itself, as an operator runs it) makes an invitation, its mail shows in the mailbox at
 // http://localhost:4434/mailbox, and the invited person signs up from the mailed link and signs in.
-// npm start runs the stand-ins, so this is stand-in only; on fixed ports, held like test/e2e/npm-start.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+// npm start runs the stand-ins, so this is stand-in only (test/support/npm-start.ts runs it).
+import { spawnSync } from 'node:child_process';
+import { expect, it } from 'vitest';
 import { REPO } from '../../support/app.ts';
-import { holdFixedPorts } from '../../support/fixed-ports.ts';
 import { signIn, uniqueEmail } from '../../support/fixtures.ts';
 import { Browser, hiddenValue } from '../../support/http.ts';
+import { NPM_START, plainEnvironment, useNpmStart } from '../../support/npm-start.ts';
 import { describeStandInOnly } from '../../support/stack.ts';
 
-const APP = 'http://localhost:3000';
-const MAILBOX = 'http://localhost:4434/mailbox';
-/** Variables naming an address: unset, so npm start's own defaults apply (as test/e2e/npm-start.test.ts does). */
-const ADDRESS_VARIABLES = /^(PORT|HOST|PUBLIC_URL|KRATOS_|HYDRA_|BACKEND_|OAUTH2_|IDENTITY_|DOCUMENT_APP|AVATAR_|OIDC_|GOOGLE_|GATEWAY_|ASSETS_DIR)/;
+const APP = NPM_START.app;
+const MAILBOX = `${NPM_START.identityAdmin}/mailbox`;
 const PASSWORD = 'Harbor-Thistle-Amber-58';
 
 describeStandInOnly('npm start runs the stand-ins')('npm run invite under npm start', () => {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !ADDRESS_VARIABLES.test(name)));
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'accounts-invite-'));
-  let child: ChildProcess | undefined;
-  let output = '';
-  let releasePorts: (() => void) | undefined;
-
-  beforeAll(async () => {
-    releasePorts = await holdFixedPorts();
-    child = spawn(process.execPath, ['scripts/start.ts'], {
-      cwd: REPO,
-      env: { ...env, IDENTITY_DATA_DIR: dataDir, BACKEND_DATA_DIR: dataDir, OAUTH2_DATABASE: path.join(dataDir, 'oauth2.sqlite'), LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    await vi.waitFor(
-      async () => {
-        if (child!.exitCode !== null) throw new Error(`npm start exited (${child!.exitCode}):\n${output}`);
-        expect((await fetch(`${APP}/readyz`)).status).toBe(200);
-      },
-      { timeout: 60_000, interval: 200 },
-    );
-  }, 25 * 60_000);
-
-  afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    releasePorts?.();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  useNpmStart();
+  const env = plainEnvironment();
 
   it('the mail shows in the mailbox, and the invited person signs up from its link', async () => {
     const email = uniqueEmail('npm-invite');

@@ -95,6 +95,12 @@ export function clientFromBody(body: Record<string, unknown>, nowIso: string, ex
         description: `The value of one or more redirect_uris is invalid. Unable to parse redirect URL: ${uri}`,
       });
   }
+  // As Hydra: a post-logout URI shares scheme, host and port with one of the redirect URIs (its quote as Hydra has it).
+  const originOf = (uri: string) => new URL(uri).origin;
+  for (const uri of postLogout) {
+    if (!redirectUris.some((redirect) => originOf(redirect) === originOf(uri)))
+      throw metadataError(`post_logout_redirect_uri '${uri}' must match the domain, port, scheme of at least one of the registered redirect URIs but did not'`);
+  }
   let secret = text(body.client_secret) || existing?.client_secret;
   if (method === 'none') secret = undefined;
   else if (!secret) secret = randomBytes(24).toString('base64url');

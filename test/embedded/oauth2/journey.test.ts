@@ -272,7 +272,9 @@ describe('client credentials', () => {
       grant_types: ['client_credentials'],
       scope: 'read write',
       audience: ['https://api.test'],
+      // No redirect URI, so no post-logout URI either (Hydra refuses one that shares no redirect URI's origin).
       redirect_uris: [],
+      post_logout_redirect_uris: [],
     });
     const plain = await token(h.provider, { grant_type: 'client_credentials' }, client);
     expect(plain.body).toMatchObject({ expires_in: 3599, scope: '', token_type: 'bearer' });

@@ -104,6 +104,8 @@ export const envSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(65_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).default(2_000),
   MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(64),
+  /** Live-session sockets one instance holds (about 16 KB of heap each; README "Live sessions" sizes the heap for more). */
+  MAX_SOCKETS: z.coerce.number().int().min(0).default(3_000),
   QUEUE_TIMEOUT_MS: z.coerce.number().int().min(1).default(1_000),
   ENABLE_TEST_ROUTES: flag(false),
   BACKEND_TIMEOUT_MS: milliseconds(10_000),

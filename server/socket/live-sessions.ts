@@ -74,24 +74,30 @@ function handshake(socket: Socket, verify: TokenVerifier, logger: Logger): void 
   });
 }
 
-/** Browsers must come from our own pages; clients without an Origin (apps, tests) carry a token all the same. */
-function sameOriginOnly(config: Config) {
+/**
+ * Browsers must come from our own pages (clients without an Origin, apps and tests, carry a token all
+ * the same), and an instance takes at most MAX_SOCKETS: each costs about 16 KB of heap, and past what
+ * the heap was sized for (README, "Live sessions") the process would run out of memory. A refused page
+ * keeps retrying with its backoff, and the cross-tab watch still warns it in the meantime.
+ */
+function admission(config: Config, connected: () => number) {
   const allowed = new Set([new URL(config.PUBLIC_URL).origin]);
   return (req: http.IncomingMessage, callback: (error: string | null | undefined, success: boolean) => void) => {
     const origin = req.headers.origin;
-    callback(null, origin === undefined || allowed.has(origin));
+    callback(null, (origin === undefined || allowed.has(origin)) && connected() < config.MAX_SOCKETS);
   };
 }
 
 export async function createLiveSessions(config: Config, logger: Logger, options: { verify?: TokenVerifier } = {}): Promise<LiveSessions> {
   const verify = options.verify ?? tokenVerifier(config);
-  const io = new Server({
+  const io: Server = new Server({
     path: SOCKET_PATH,
     transports: ['websocket'],
     allowUpgrades: false,
     serveClient: false,
     maxHttpBufferSize: MAX_MESSAGE_BYTES,
-    allowRequest: sameOriginOnly(config),
+    // `io` exists by the time a request comes: the count is read per connection.
+    allowRequest: admission(config, () => io.engine.clientsCount),
     connectTimeout: SOCKET_AUTH_DEADLINE_MS,
   });
   let clients: RedisClient[] = [];

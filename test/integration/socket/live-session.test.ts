@@ -61,6 +61,21 @@ describe('live session socket', () => {
     expect((await stack.liveSessions.io.fetchSockets()).length).toBe(0);
   });
 
+  test('an instance takes at most MAX_SOCKETS sockets: the next one is refused until one leaves', async () => {
+    const small = await startStack({ env: { FORCE_RELOAD_SECRET: SECRET, MAX_SOCKETS: '1' } });
+    try {
+      const first = await openRaw(small.appUrl);
+      await expect(openRaw(small.appUrl)).rejects.toThrow(/did not open/);
+      first.close();
+      await first.closed;
+      await waitFor(() => small.liveSessions.io.engine.clientsCount === 0);
+      const next = await openRaw(small.appUrl);
+      next.close();
+    } finally {
+      await small.close();
+    }
+  });
+
   test('join before authentication is ignored; other events are never acted on', async () => {
     const raw = await openRaw(stack.appUrl);
     raw.send('40');

@@ -16,7 +16,14 @@ beforeAll(async () => {
 
 function render(flow: KratosFlow, props: Partial<FlowFormProps> = {}, lang = 'en'): string {
   const fixed = i18n.getFixedT(lang);
-  const ctx: ViewContext = { lang, languages: ['en'], t: (key, options) => String(fixed(key, options as never)), nonce: 'n', url: '/', brand: { name: 'Accounts', logoUrl: '/logo.svg' } };
+  const ctx: ViewContext = {
+    lang,
+    languages: ['en'],
+    t: (key, options) => String(fixed(key, options as never)),
+    nonce: 'n',
+    url: '/',
+    brand: { name: 'Accounts', logoUrl: '/logo.svg' },
+  };
   return renderToString(
     <ViewContextReact.Provider value={ctx}>
       <FlowForm id="test-form" action="/sign-in?flow=x" ui={flow.ui} {...props} />

@@ -5,6 +5,7 @@ import {
   DEFAULT_RATE_LIMITS,
   RATE_LIMIT_SCOPES,
   authRateLimit,
+  countAgainstEmail,
   configureRateLimits,
   currentRateLimits,
   emailFromBody,
@@ -97,6 +98,7 @@ function appWith(scope: Parameters<typeof authRateLimit>[0]) {
   app.get('/form', ...authRateLimit(scope), (_req, res) => void res.send('form'));
   app.post('/form', ...authRateLimit(scope), (req, res) => {
     if (req.body.password === 'wrong') return void res.status(400).json({ ok: false });
+    if (req.query.complete) countAgainstEmail(res); // as sign-up marks a completed sign-up
     res.status(303).location('/').end();
   });
   return app;
@@ -156,9 +158,19 @@ describe('authRateLimit', () => {
   });
 
   it('reads a lowered limit at request time', async () => {
-    const app = appWith('sign-up');
-    await request(app).post('/form').set(json).send({ 'traits.email': 'a@x.com' }).expect(303);
+    // Recovery counts every post per address (sign-up counts only completed sign-ups: the next test).
+    const app = appWith('recovery');
+    await request(app).post('/form').set(json).send({ email: 'a@x.com' }).expect(303);
+    configureRateLimits({ recovery: { perEmail: 1 } });
+    await request(app).post('/form').set(json).send({ email: 'a@x.com' }).expect(429);
+  });
+
+  it('counts against a sign-up address only the posts its handler marked (a completed sign-up)', async () => {
     configureRateLimits({ 'sign-up': { perEmail: 1 } });
-    await request(app).post('/form').set(json).send({ 'traits.email': 'a@x.com' }).expect(429);
+    const app = appWith('sign-up');
+    // Unmarked posts (steps, typos, retries) never use the address's quota.
+    for (let i = 0; i < 3; i += 1) await request(app).post('/form').set(json).send({ 'traits.email': 'b@x.com' }).expect(303);
+    await request(app).post('/form?complete=1').set(json).send({ 'traits.email': 'b@x.com' }).expect(303);
+    await request(app).post('/form').set(json).send({ 'traits.email': 'b@x.com' }).expect(429);
   });
 });

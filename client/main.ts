@@ -7,17 +7,16 @@ import { initFields, mountFields } from './islands/fields.ts';
 import { initProgress, mountOverlays } from './islands/progress.ts';
 import { initTheme, mountTheme } from './islands/theme.ts';
 import { initToasts, mountToasts } from './islands/toasts.ts';
-import { initTooltips, mountTooltips } from './islands/tooltip.ts';
 
 export { toast } from './islands/toasts.ts';
 
-// The avatar island is an entry of its own (client/avatar.ts), loaded where its markup is.
-const mounts = [mountFields, mountToasts, mountTooltips, mountTheme, mountDialogs, mountOverlays, mountForms];
+// The avatar and tooltip islands are entries of their own (client/avatar.ts, client/tooltip.ts), loaded where their markup is.
+const mounts = [mountFields, mountToasts, mountTheme, mountDialogs, mountOverlays, mountForms];
 
 function mountAll(root: ParentNode): void {
   for (const mount of mounts) mount(root);
 }
 
-for (const init of [initFields, initToasts, initTooltips, initTheme, initDialogs, initProgress, initEnhance]) init();
+for (const init of [initFields, initToasts, initTheme, initDialogs, initProgress, initEnhance]) init();
 document.addEventListener('islands:mount', (event) => mountAll(event.target as ParentNode));
 mountAll(document);

@@ -48,8 +48,10 @@ const ONE_TAP = {
  * allow stands for a visitor who accepted or is not asked.
  */
 const CONSENT = {
-  label: ' (consent given)',
+  // With One Tap on too: the heaviest sign-in page, both optional islands loaded.
+  label: ' (One Tap, consent given)',
   env: {
+    ...ONE_TAP.env,
     GTM_ID: 'GTM-BENCH',
     GTM_SCRIPT_URL: 'http://127.0.0.1:9/gtm.js',
     LOG_SERVICE_URL: 'http://127.0.0.1:9/log',

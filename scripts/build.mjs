@@ -25,6 +25,8 @@ const client = await esbuild.build({
     'app-bridge': 'client/islands/app-bridge.ts',
     // The avatar upload island: only the profile page, where its markup is, loads it (IslandScript).
     avatar: 'client/avatar.ts',
+    // Tooltips likewise: loaded by the pages that render one (views/components/Tooltip.tsx).
+    tooltip: 'client/tooltip.ts',
     // The live-session socket: loaded by signed-in pages only (views/components/LiveSession.tsx, decision 160).
     socket: 'client/socket.ts',
     // Cookie consent (decision 170): the banner island (shown pages only) and analytics (once allowed).

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { cx } from './cx.ts';
+import { IslandScript } from './IslandScript.tsx';
 
 export type TooltipProps = {
   id: string;
@@ -27,6 +28,8 @@ export function Tooltip(props: TooltipProps) {
       <span className="tooltip__bubble" role="tooltip" id={bubbleId}>
         {content}
       </span>
+      {/* Loaded once however many tooltips a page has (one module URL runs once). */}
+      <IslandScript name="tooltip" />
     </span>
   );
 }

@@ -39,9 +39,9 @@ export async function startRealKratos(config?: ScenarioConfig, options: TargetOp
   return { name: 'kratos', publicUrl: kratos.publicUrl, adminUrl: kratos.adminUrl, appUrl: APP_URL, close: () => kratos.close() };
 }
 
-/** Both services with `config` (started together; if one fails the other is closed). */
-export async function startPair(config?: ScenarioConfig): Promise<Pair> {
-  const [standIn, kratos] = await Promise.allSettled([startStandIn(config), startRealKratos(config)]);
+/** Two targets started together; if one fails to start, the other is closed and the failure thrown. */
+async function startBoth<T extends { close(): Promise<void> }>(starting: [Promise<T>, Promise<T>]): Promise<{ standIn: T; kratos: T; close(): Promise<void> }> {
+  const [standIn, kratos] = await Promise.allSettled(starting);
   if (standIn.status === 'rejected' || kratos.status === 'rejected') {
     if (standIn.status === 'fulfilled') await standIn.value.close();
     if (kratos.status === 'fulfilled') await kratos.value.close();
@@ -54,6 +54,11 @@ export async function startPair(config?: ScenarioConfig): Promise<Pair> {
       await Promise.all([standIn.value.close(), kratos.value.close()]);
     },
   };
+}
+
+/** Both services with `config` (started together; if one fails the other is closed). */
+export function startPair(config?: ScenarioConfig): Promise<Pair> {
+  return startBoth([startStandIn(config), startRealKratos(config)]);
 }
 
 /** A target wired to its own real Hydra v2.3.0 (`oauth2_provider.url`; Hydra's identity_provider is the target's admin URL). */
@@ -83,18 +88,6 @@ async function withHydra(
 }
 
 /** Both services, each with its own real Hydra (one per target, so neither sees the other's challenges or sessions). */
-export async function startOAuth2Pair(config?: ScenarioConfig): Promise<OAuth2Pair> {
-  const [standIn, kratos] = await Promise.allSettled([withHydra(startStandIn, config), withHydra(startRealKratos, config)]);
-  if (standIn.status === 'rejected' || kratos.status === 'rejected') {
-    if (standIn.status === 'fulfilled') await standIn.value.close();
-    if (kratos.status === 'fulfilled') await kratos.value.close();
-    throw standIn.status === 'rejected' ? standIn.reason : (kratos as PromiseRejectedResult).reason;
-  }
-  return {
-    standIn: standIn.value,
-    kratos: kratos.value,
-    close: async () => {
-      await Promise.all([standIn.value.close(), kratos.value.close()]);
-    },
-  };
+export function startOAuth2Pair(config?: ScenarioConfig): Promise<OAuth2Pair> {
+  return startBoth([withHydra(startStandIn, config), withHydra(startRealKratos, config)]);
 }

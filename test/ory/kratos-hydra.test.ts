@@ -11,9 +11,9 @@ import { startHydra, type RealHydra } from '../../scripts/ory/hydra.ts';
 import { startKratos, type RealKratos } from '../../scripts/ory/kratos.ts';
 import { freePort } from '../../scripts/ory/process.ts';
 import { Browser, useIdentities, type TestIdentity } from '../support/fixtures.ts';
+import { REDIRECT_URI, registerDocumentClient, type Client } from '../embedded/identity/oauth2-support.ts';
 
 const APP_URL = 'http://127.0.0.1:9'; // never contacted: the test plays the app's part itself
-const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 
 let hydra: RealHydra;
 let kratos: RealKratos;
@@ -29,24 +29,7 @@ afterAll(async () => {
 });
 const identities = useIdentities(() => kratos.adminUrl);
 
-type Client = { client_id: string; client_secret: string };
-
-async function registerClient(): Promise<Client> {
-  const response = await fetch(`${hydra.adminUrl}/admin/clients`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_name: 'Document app',
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      scope: 'openid offline_access email',
-      token_endpoint_auth_method: 'client_secret_basic',
-    }),
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as Client;
-}
+const registerClient = () => registerDocumentClient(hydra.adminUrl);
 
 const challengeIn = (location: string | undefined, path: string, name: string): string => {
   const url = new URL(location ?? '');

@@ -69,8 +69,13 @@ export async function startOAuth2Stack(options: OAuth2StackOptions = {}): Promis
 
 export type Client = { client_id: string; client_secret: string };
 
-export async function registerClient(stack: OAuth2Stack): Promise<Client> {
-  const response = await fetch(`${stack.hydra.adminUrl}/admin/clients`, {
+export function registerClient(stack: OAuth2Stack): Promise<Client> {
+  return registerDocumentClient(stack.hydra.adminUrl);
+}
+
+/** A confidential "Document app" client redirecting to REDIRECT_URI, at the OAuth2 admin API `adminUrl`. */
+export async function registerDocumentClient(adminUrl: string): Promise<Client> {
+  const response = await fetch(`${adminUrl}/admin/clients`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({

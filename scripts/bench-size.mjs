@@ -10,13 +10,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { SIZE_BUDGETS } from './budgets.ts';
 
-const KB = 1024;
-/** Budgets in gzip bytes. JS: a sign-in-like page 6 KB, any page 10 KB (issue 2). */
-/** appBridgeJs: the mobile gateway's web view bridge island on its own (decision 140). */
-/** consentBannerJs: the cookie banner island on its own (decision 170). */
-/** socketJs: the live-session socket island on its own (decision 160); signed-in pages load it on top of the rest. */
-export const BUDGETS = { signInJs: 6 * KB, js: 10 * KB, css: 20 * KB, html: 20 * KB, appBridgeJs: KB / 2, consentBannerJs: KB, socketJs: KB };
+/** The gzip budgets (scripts/budgets.ts holds every bench's budgets). */
+export const BUDGETS = SIZE_BUDGETS;
 
 /** Pages to measure; `stack` ones need the identity service. `follow: false`: measure the answer as is. */
 const PAGES = [

@@ -1,0 +1,49 @@
+// The page bench's own arithmetic (scripts/page-figures.ts): a wrong median or a lenient check would
+// let a slow screen pass `npm run bench:pages` in CI.
+import { describe, expect, it } from 'vitest';
+import { blockingTime, formatSpread, median, overBudget, spread, type Visit } from '../../scripts/page-figures.ts';
+import { PAGE_BUDGETS } from '../../scripts/budgets.ts';
+
+const within: Visit = { interactiveMs: 800, blockingMs: 0, requests: 4, bytes: 14 * 1024 };
+const runs = (overrides: Partial<Visit>[]) => overrides.map((override) => ({ ...within, ...override }));
+
+describe('page bench figures', () => {
+  it('takes the median of odd and even counts, whatever the order', () => {
+    expect(median([1499, 1283, 1899])).toBe(1499);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(() => median([])).toThrow();
+    expect(spread([7, 3, 5])).toEqual({ median: 5, min: 3, max: 7 });
+  });
+
+  it('counts only what each long task spends over 50 ms', () => {
+    expect(blockingTime([40, 50, 80, 170])).toBe(30 + 120);
+    expect(blockingTime([])).toBe(0);
+  });
+
+  it('passes a screen within every budget, at the budget itself too', () => {
+    expect(overBudget(runs([{}, {}, {}]))).toEqual([]);
+    expect(overBudget(runs([{ interactiveMs: PAGE_BUDGETS.interactiveMs, blockingMs: PAGE_BUDGETS.blockingMs, bytes: PAGE_BUDGETS.bytes }]))).toEqual([]);
+  });
+
+  it('holds times by their median: one slow run passes, a slow majority fails', () => {
+    expect(overBudget(runs([{ interactiveMs: 5000 }, {}, {}]))).toEqual([]);
+    expect(overBudget(runs([{ interactiveMs: 950 }, { interactiveMs: 901 }, {}]))).toEqual(['interactive at 901 ms median > 900 ms']);
+    expect(overBudget(runs([{ blockingMs: 82 }, { blockingMs: 11 }, {}]))).toEqual(['blocking time 11 ms median > 10 ms']);
+  });
+
+  it('holds requests and bytes by the worst run', () => {
+    expect(overBudget(runs([{ requests: 5 }, {}, {}]))).toEqual(['5 requests > 4']);
+    expect(overBudget(runs([{}, { bytes: 19.7 * 1024 }, {}]))).toEqual(['19.7 KB transferred > 15.0 KB']);
+  });
+
+  it('fails a screen whose island never answered in any run, and one with no runs', () => {
+    expect(overBudget(runs([{ interactiveMs: undefined }, {}, {}]))).toEqual(['the island never answered in 1 of 3 runs']);
+    expect(overBudget([])).toEqual(['no runs']);
+  });
+
+  it('prints a median with its range, or one figure when every run agreed', () => {
+    expect(formatSpread({ median: 1499, min: 1283, max: 1899 }, 'ms')).toBe('1,499 ms (1,283–1,899)');
+    expect(formatSpread({ median: 5, min: 5, max: 5 }, 'requests')).toBe('5 requests');
+    expect(formatSpread({ median: 19.66, min: 19.6, max: 19.7 }, 'KB', 1)).toBe('19.7 KB (19.6–19.7)');
+  });
+});

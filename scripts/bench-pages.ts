@@ -17,13 +17,12 @@
 // The app is the BUILT one (dist/server.js, NODE_ENV=production) on free ports with the embedded
 // identity service and backend. Options: --runs=<n> (7), --only=<text> (screens whose name has it),
 // --dist=<dir> (dist), --json=<file> (every run's figures).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext } from 'playwright';
+import type { Browser } from 'playwright';
 import { launchBrowser } from '../test/support/chromium.ts';
-import { freePort } from './ory/process.ts';
+import { signedInState, startProduct, type Product, type SignedIn } from './page-stack.ts';
 import { PAGE_BUDGETS } from './budgets.ts';
 import { blockingTime, formatSpread, overBudget, spread, type Visit } from './page-figures.ts';
 
@@ -35,7 +34,6 @@ const args = Object.fromEntries(
 );
 const RUNS = Number(args.runs ?? 7);
 const DIST = path.resolve(args.dist ?? 'dist');
-const PASSWORD = 'Violet-Harbour-Quartz-93';
 const ISLAND_TIMEOUT_MS = 5_000;
 
 /** The phone: slow 4G as Lighthouse names it, and a CPU six times slower than this machine's. */
@@ -97,118 +95,10 @@ const PROBE = `(() => {
   }, 10);
 })();`;
 
-const children: ChildProcess[] = [];
-let dataDir = '';
-
-function start(label: string, file: string, env: Record<string, string>): ChildProcess & { lastError(): string } {
-  const child = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  children.push(child);
-  return Object.assign(child, { lastError: () => `${label}: ${stderr.trim()}` });
-}
-
-/** Polls until url answers (2xx when `ok`), or the process dies, or time runs out. */
-async function waitFor(url: string, child: ChildProcess & { lastError(): string }, ok = false, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline && child.exitCode === null) {
-    try {
-      const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(1000) });
-      await response.arrayBuffer();
-      if (response.ok || !ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`${url} did not answer\n${child.lastError()}`);
-}
-
-/** The stand-ins and two apps (the second one shows the cookie banner: analytics configured, consent asked). */
-async function startProduct(): Promise<{ appUrl: string; consentUrl: string; adminUrl: string }> {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pages-'));
-  const [appPort, consentPort, publicPort, adminPort, backendPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  const appUrl = `http://127.0.0.1:${appPort}`;
-  const consentUrl = `http://127.0.0.1:${consentPort}`;
-  const publicUrl = `http://127.0.0.1:${publicPort}`;
-  const adminUrl = `http://127.0.0.1:${adminPort}`;
-  const backendUrl = `http://127.0.0.1:${backendPort}`;
-  const identity = start('identity', 'embedded/identity/main.ts', {
-    APP_URL: appUrl,
-    IDENTITY_HOST: '127.0.0.1',
-    IDENTITY_PUBLIC_PORT: String(publicPort),
-    IDENTITY_ADMIN_PORT: String(adminPort),
-    IDENTITY_PUBLIC_URL: publicUrl,
-    IDENTITY_ADMIN_URL: adminUrl,
-    IDENTITY_DATA_DIR: dataDir,
-  });
-  const backend = start('backend', 'embedded/backend/main.ts', {
-    BACKEND_HOST: '127.0.0.1',
-    BACKEND_PORT: String(backendPort),
-    BACKEND_DATA_DIR: path.join(dataDir, 'backend'),
-    IDENTITY_PUBLIC_URL: publicUrl,
-    IDENTITY_ADMIN_URL: adminUrl,
-  });
-  await Promise.all([waitFor(publicUrl, identity), waitFor(backendUrl, backend)]);
-  const appEnv = (port: number, url: string, extra: Record<string, string> = {}) => ({
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_URL: url,
-    ASSETS_DIR: path.join(DIST, 'public'),
-    KRATOS_PUBLIC_URL: publicUrl,
-    KRATOS_ADMIN_URL: adminUrl,
-    BACKEND_URL: backendUrl,
-    SESSION_SECRET: 'bench-pages-only-secret-0123456789abcdef0123',
-    LOG_LEVEL: 'silent',
-    ...extra,
-  });
-  const app = start('app', path.join(DIST, 'server.js'), appEnv(appPort, appUrl));
-  // Analytics configured, consent asked, nobody's location known: the banner shows on every page.
-  const consent = start(
-    'app (cookie banner)',
-    path.join(DIST, 'server.js'),
-    appEnv(consentPort, consentUrl, {
-      GTM_ID: 'GTM-BENCH',
-      GTM_SCRIPT_URL: 'http://127.0.0.1:9/gtm.js',
-      LOG_SERVICE_URL: 'http://127.0.0.1:9/log',
-      CONSENT_DEFAULT: 'ask',
-      USER_LOCATION_LOOKUP: 'false',
-    }),
-  );
-  await Promise.all([waitFor(`${appUrl}/readyz`, app, true), waitFor(`${consentUrl}/readyz`, consent, true)]);
-  return { appUrl, consentUrl, adminUrl };
-}
-
-/** A verified identity through the admin API, signed in once through the page; its cookies serve every signed-in run. */
-async function signedInState(browser: Browser, appUrl: string, adminUrl: string): Promise<Awaited<ReturnType<BrowserContext['storageState']>>> {
-  const email = `bench-pages-${Date.now()}@example.com`;
-  const response = await fetch(`${adminUrl}/admin/identities`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({
-      schema_id: 'default',
-      traits: { email, name: 'Ada' },
-      credentials: { password: { config: { password: PASSWORD } } },
-      verifiable_addresses: [{ value: email, verified: true, via: 'email', status: 'completed' }],
-    }),
-  });
-  if (response.status !== 201) throw new Error(`creating the signed-in identity: ${response.status} ${await response.text()}`);
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${appUrl}/sign-in`);
-  await page.locator('#field-identifier').fill(email);
-  await page.locator('#field-password').fill(PASSWORD);
-  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/sign-in')), page.locator('button[name="method"][value="password"]').click()]);
-  const state = await context.storageState();
-  await context.close();
-  return state;
-}
-
 type Run = Visit & { probe?: string; status?: number; finalPath?: string };
 
 /** One cold visit under throttling. */
-async function visit(browser: Browser, url: string, storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<Run> {
+async function visit(browser: Browser, url: string, storageState?: SignedIn): Promise<Run> {
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 3, isMobile: true, hasTouch: true, locale: 'en-US', storageState });
   try {
     let resolveReady: (value: { at: number; probe: string }) => void = () => {};
@@ -265,7 +155,8 @@ async function main(): Promise<number> {
     return 1;
   }
   const screens = SCREENS.filter((screen) => !args.only || screen.name.includes(args.only));
-  const { appUrl, consentUrl, adminUrl } = await startProduct();
+  product = await startProduct(DIST);
+  const { appUrl, consentUrl, adminUrl } = product;
   const browser = await launchBrowser();
   try {
     const signedIn = screens.some((screen) => screen.signedIn) ? await signedInState(browser, appUrl, adminUrl) : undefined;
@@ -312,13 +203,13 @@ async function main(): Promise<number> {
   }
 }
 
+let product: Product | undefined;
 let code = 1;
 try {
   code = await main();
 } catch (error) {
   console.error(`bench-pages: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  product?.stop();
 }
 process.exit(code);

@@ -53,5 +53,5 @@ export function overBudget(visits: readonly Visit[], budgets: PageBudgets = PAGE
 /** "1,499 ms (1,283–1,899)": a median with its range, for the printed table and the README. */
 export function formatSpread({ median: mid, min, max }: Spread, unit: string, digits = 0): string {
   const number = (value: number) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  return min === max ? `${number(mid)} ${unit}` : `${number(mid)} ${unit} (${number(min)}–${number(max)})`;
+  return number(min) === number(max) ? `${number(mid)} ${unit}` : `${number(mid)} ${unit} (${number(min)}–${number(max)})`;
 }

@@ -1,5 +1,5 @@
 // `npm test`: runs the checks (typecheck, lint, format), builds, runs every vitest project (unit,
-// integration, e2e, and the real-Ory ones when the binaries are built) and the size budget check, then prints one closing line that sums every suite:
+// integration, e2e, and the real-Ory ones when the binaries are built), the size budget check and the page bench, then prints one closing line that sums every suite:
 // "N passed, N failed". Each check is one suite, passed or failed, printed with its name
 // (`typecheck: passed`, `lint: 3 problems`). Extra arguments go to vitest (`npm test -- test/unit`).
 // Exit status: 0 only when nothing failed.
@@ -111,6 +111,16 @@ if (size.status === 0) passed += 1;
 else {
   failed += 1;
   console.log('size budget check failed');
+}
+
+// The page bench (issue #17's browser bar): every screen cold in a throttled Chromium, held to
+// PAGE_BUDGETS (scripts/budgets.ts). Last and alone, after vitest, as its times need a quiet machine;
+// BENCH_PAGES_RUNS (default 7) keeps CI's run within about three minutes.
+const pages = run(['scripts/bench-pages.ts', `--runs=${process.env.BENCH_PAGES_RUNS ?? 7}`]);
+if (pages.status === 0) passed += 1;
+else {
+  failed += 1;
+  console.log('page bench failed');
 }
 
 // The checks' lines again, next to the closing line, where they are seen.

@@ -45,5 +45,6 @@ describe('page bench figures', () => {
     expect(formatSpread({ median: 1499, min: 1283, max: 1899 }, 'ms')).toBe('1,499 ms (1,283–1,899)');
     expect(formatSpread({ median: 5, min: 5, max: 5 }, 'requests')).toBe('5 requests');
     expect(formatSpread({ median: 19.66, min: 19.6, max: 19.7 }, 'KB', 1)).toBe('19.7 KB (19.6–19.7)');
+    expect(formatSpread({ median: 15.31, min: 15.3, max: 15.32 }, 'KB', 1)).toBe('15.3 KB');
   });
 });

@@ -1,0 +1,128 @@
+// The product as the browser benches see it (scripts/bench-pages.ts, scripts/bench-lighthouse.ts): the
+// BUILT app (NODE_ENV=production) and the embedded identity service and backend as child processes
+// on free ports with a throw-away data folder, plus a second app that shows the cookie banner
+// (analytics configured, consent asked, nobody's location known).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext } from 'playwright';
+import { freePort } from './ory/process.ts';
+
+export type Product = { appUrl: string; consentUrl: string; adminUrl: string; stop(): void };
+export type SignedIn = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+const PASSWORD = 'Violet-Harbour-Quartz-93';
+
+const children: ChildProcess[] = [];
+let dataDir = '';
+
+function start(label: string, file: string, env: Record<string, string>): ChildProcess & { lastError(): string } {
+  const child = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  children.push(child);
+  return Object.assign(child, { lastError: () => `${label}: ${stderr.trim()}` });
+}
+
+/** Polls until url answers (2xx when `ok`), or the process dies, or time runs out. */
+async function waitFor(url: string, child: ChildProcess & { lastError(): string }, ok = false, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      if (response.ok || !ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`${url} did not answer\n${child.lastError()}`);
+}
+
+/** The stand-ins and two apps (the second one shows the cookie banner); stop() ends them and removes their data. */
+export async function startProduct(dist: string): Promise<Product> {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pages-'));
+  const [appPort, consentPort, publicPort, adminPort, backendPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const appUrl = `http://127.0.0.1:${appPort}`;
+  const consentUrl = `http://127.0.0.1:${consentPort}`;
+  const publicUrl = `http://127.0.0.1:${publicPort}`;
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  const backendUrl = `http://127.0.0.1:${backendPort}`;
+  const identity = start('identity', 'embedded/identity/main.ts', {
+    APP_URL: appUrl,
+    IDENTITY_HOST: '127.0.0.1',
+    IDENTITY_PUBLIC_PORT: String(publicPort),
+    IDENTITY_ADMIN_PORT: String(adminPort),
+    IDENTITY_PUBLIC_URL: publicUrl,
+    IDENTITY_ADMIN_URL: adminUrl,
+    IDENTITY_DATA_DIR: dataDir,
+  });
+  const backend = start('backend', 'embedded/backend/main.ts', {
+    BACKEND_HOST: '127.0.0.1',
+    BACKEND_PORT: String(backendPort),
+    BACKEND_DATA_DIR: path.join(dataDir, 'backend'),
+    IDENTITY_PUBLIC_URL: publicUrl,
+    IDENTITY_ADMIN_URL: adminUrl,
+  });
+  await Promise.all([waitFor(publicUrl, identity), waitFor(backendUrl, backend)]);
+  const appEnv = (port: number, url: string, extra: Record<string, string> = {}) => ({
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    ASSETS_DIR: path.join(dist, 'public'),
+    KRATOS_PUBLIC_URL: publicUrl,
+    KRATOS_ADMIN_URL: adminUrl,
+    BACKEND_URL: backendUrl,
+    SESSION_SECRET: 'bench-pages-only-secret-0123456789abcdef0123',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  });
+  const app = start('app', path.join(dist, 'server.js'), appEnv(appPort, appUrl));
+  // Analytics configured, consent asked, nobody's location known: the banner shows on every page.
+  const consent = start(
+    'app (cookie banner)',
+    path.join(dist, 'server.js'),
+    appEnv(consentPort, consentUrl, {
+      GTM_ID: 'GTM-BENCH',
+      GTM_SCRIPT_URL: 'http://127.0.0.1:9/gtm.js',
+      LOG_SERVICE_URL: 'http://127.0.0.1:9/log',
+      CONSENT_DEFAULT: 'ask',
+      USER_LOCATION_LOOKUP: 'false',
+    }),
+  );
+  await Promise.all([waitFor(`${appUrl}/readyz`, app, true), waitFor(`${consentUrl}/readyz`, consent, true)]);
+  return { appUrl, consentUrl, adminUrl, stop: stopProduct };
+}
+
+/** A verified identity through the admin API, signed in once through the page; its cookies serve every signed-in run. */
+export async function signedInState(browser: Browser, appUrl: string, adminUrl: string): Promise<SignedIn> {
+  const email = `bench-pages-${Date.now()}@example.com`;
+  const response = await fetch(`${adminUrl}/admin/identities`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      schema_id: 'default',
+      traits: { email, name: 'Ada' },
+      credentials: { password: { config: { password: PASSWORD } } },
+      verifiable_addresses: [{ value: email, verified: true, via: 'email', status: 'completed' }],
+    }),
+  });
+  if (response.status !== 201) throw new Error(`creating the signed-in identity: ${response.status} ${await response.text()}`);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${appUrl}/sign-in`);
+  await page.locator('#field-identifier').fill(email);
+  await page.locator('#field-password').fill(PASSWORD);
+  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/sign-in')), page.locator('button[name="method"][value="password"]').click()]);
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+function stopProduct(): void {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}

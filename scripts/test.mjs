@@ -1,5 +1,5 @@
 // `npm test`: runs the checks (typecheck, lint, format), builds, runs every vitest project (unit,
-// integration, e2e, and the real-Ory ones when the binaries are built), the size budget check and the page bench, then prints one closing line that sums every suite:
+// integration, e2e, and the real-Ory ones when the binaries are built), the size budget check, the page bench and Lighthouse, then prints one closing line that sums every suite:
 // "N passed, N failed". Each check is one suite, passed or failed, printed with its name
 // (`typecheck: passed`, `lint: 3 problems`). Extra arguments go to vitest (`npm test -- test/unit`).
 // Exit status: 0 only when nothing failed.
@@ -121,6 +121,15 @@ if (pages.status === 0) passed += 1;
 else {
   failed += 1;
   console.log('page bench failed');
+}
+
+// Lighthouse mobile on every guest screen (scripts/bench-lighthouse.ts): its throttling is simulated from
+// one unthrottled load, so its score and audits held steady from run to run; about 40 s.
+const lighthouse = run(['scripts/bench-lighthouse.ts']);
+if (lighthouse.status === 0) passed += 1;
+else {
+  failed += 1;
+  console.log('Lighthouse bench failed');
 }
 
 // The checks' lines again, next to the closing line, where they are seen.

@@ -12,8 +12,9 @@
 //      loopback, TRUST_PROXY=loopback) and e-mail: the limiter still runs on every request.
 // Each path is first warmed up (reported, not counted), then measured in several rounds; prints
 // req/s, p50 and p99 of each round, their median, and the app's CPU time per request.
+//   3. GET  /profile-settings?flow=<id> — a signed-in user (admin-made identity, signed in through our form)
 // Options: --warmup=<s> (default 10), --runs=<n> (3), --duration=<s> (10 per round),
-// --connections=<n> (10), --log=<level> (app LOG_LEVEL, default info), --only=get|post,
+// --connections=<n> (10), --log=<level> (app LOG_LEVEL, default info), --only=get,post,profile (a list),
 // --profile=<dir> (CPU profile of the app), --app=<bundle> (default dist/server.js),
 // --node-flags="<flags>" (for the app only), --app-stdout=<file> (keep the app's output).
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,6 +23,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { Browser, formAction, hiddenValue } from '../test/support/http.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
@@ -93,11 +95,13 @@ async function waitFor(url, timeoutMs = 20_000) {
 // The identity service prints its URLs as one JSON line once it listens.
 const IDENTITY_MAIN = `
   import { startIdentity } from './embedded/identity/index.ts';
+  import { startBackend } from './embedded/backend/index.ts';
   const identity = await startIdentity({
     publicPort: 0, adminPort: 0, database: ':memory:', appUrl: process.env.APP_URL,
     argon2: { memory: 1024, iterations: 1, parallelism: 1 },
   });
-  console.log(JSON.stringify({ publicUrl: identity.publicUrl, adminUrl: identity.adminUrl }));
+  const backend = await startBackend({ port: 0, database: ':memory:', identityPublicUrl: identity.publicUrl, identityAdminUrl: identity.adminUrl });
+  console.log(JSON.stringify({ publicUrl: identity.publicUrl, adminUrl: identity.adminUrl, backendUrl: backend.url }));
   process.on('SIGTERM', async () => { await identity.close(); process.exit(0); });
 `;
 
@@ -169,6 +173,43 @@ function reportMedian(name, rounds) {
   );
 }
 
+/**
+ * A signed-in browser on its settings page: an identity made through the admin API, signed in through
+ * our form; returns the options of GET /profile-settings?flow=<id> with its cookies.
+ */
+async function profileOptions(appUrl, adminUrl) {
+  const email = `bench.${process.pid}@example.com`;
+  const password = 'Violet-Harbour-Quartz-93';
+  const created = await fetch(`${adminUrl}/admin/identities`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      schema_id: 'default',
+      traits: { email, name: 'Ada' },
+      credentials: { password: { config: { password } } },
+      verifiable_addresses: [{ value: email, verified: true, via: 'email', status: 'completed' }],
+    }),
+  });
+  if (created.status !== 201) throw new Error(`identity: ${created.status} ${await created.text()}`);
+  const browser = new Browser(appUrl);
+  const signInPage = await browser.follow('/sign-in');
+  const action = formAction(signInPage.text, 'sign-in-form');
+  const csrf = hiddenValue(signInPage.text, 'csrf_token');
+  const signedIn = await browser.post(action, { csrf_token: csrf, identifier: email, password, method: 'password' });
+  if (signedIn.status !== 303) throw new Error(`sign-in: ${signedIn.status}`);
+  const settings = await browser.follow('/profile-settings');
+  const flow =
+    new URL(settings.url, appUrl).searchParams.get('flow') ?? new URL(formAction(settings.text, 'profile-form') ?? '', appUrl).searchParams.get('flow');
+  if (settings.status !== 200 || !flow) throw new Error(`profile-settings: ${settings.status}, flow ${flow}`);
+  const headers = {
+    cookie: browser.cookieHeader(),
+    accept: 'text/html,application/xhtml+xml',
+    'accept-encoding': 'gzip, deflate, br',
+    'accept-language': 'en-US,en;q=0.9',
+  };
+  return { url: `${appUrl}/profile-settings?flow=${flow}`, headers };
+}
+
 async function main() {
   if (!existsSync(path.join(root, 'dist/server.js'))) {
     const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
@@ -188,6 +229,7 @@ async function main() {
     PUBLIC_URL: appUrl,
     KRATOS_PUBLIC_URL: identity.publicUrl,
     KRATOS_ADMIN_URL: identity.adminUrl,
+    BACKEND_URL: identity.backendUrl,
     SESSION_SECRET: 'bench-only-secret-0123456789abcdef0123456789',
     LOG_LEVEL: args.log ?? 'info',
     TRUST_PROXY: 'loopback',
@@ -242,9 +284,11 @@ async function main() {
       },
     ],
   };
+  const only = args.only ? args.only.split(',') : ['get', 'post', 'profile'];
   const paths = [
-    ...(args.only === 'post' ? [] : [{ name: 'GET  /sign-in?flow=<id>', options: getOptions }]),
-    ...(args.only === 'get' ? [] : [{ name: 'POST /sign-in (wrong password)', options: postOptions }]),
+    ...(only.includes('get') ? [{ name: 'GET  /sign-in?flow=<id>', options: getOptions }] : []),
+    ...(only.includes('post') ? [{ name: 'POST /sign-in (wrong password)', options: postOptions }] : []),
+    ...(only.includes('profile') ? [{ name: 'GET  /profile-settings?flow=<id>', options: await profileOptions(appUrl, identity.adminUrl) }] : []),
   ];
 
   console.log(

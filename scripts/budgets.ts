@@ -22,3 +22,11 @@ export const PAGE_BUDGETS = { interactiveMs: 900, blockingMs: 10, requests: 4, b
  * Lighthouse 13 replaced the render-blocking-resources audit with the render-blocking-insight one.
  */
 export const LIGHTHOUSE_BUDGETS = { performance: 100, audits: ['redirects', 'render-blocking-insight'] };
+
+/**
+ * The server bars of issue #17 (bench.mjs): with 10 connections and the app on one core, GET /sign-in?flow=
+ * at signInRps or more (median of the rounds) with p99 ≤ signInP99Ms; GET /profile-settings?flow= at most
+ * profileCpuUs of the app's CPU per request; RSS ≤ soakRssMb after the soak. 100 connections: p99 ≤ c100P99Ms
+ * on /sign-in. 1,000 connections: no socket error, every answer within c1000MaxMs (the excess as 503 + Retry-After).
+ */
+export const SERVER_BUDGETS = { signInRps: 1_500, signInP99Ms: 20, profileCpuUs: 1_200, soakRssMb: 160, c100P99Ms: 250, c1000MaxMs: 2_000 };

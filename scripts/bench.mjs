@@ -1,31 +1,30 @@
-// `npm run bench` (or `node scripts/bench.mjs`): throughput and latency of the sign-in hot path.
+// `npm run bench` (or `node scripts/bench.mjs`): the server bars of issue #17, each PASS or FAIL against
+// scripts/budgets.ts SERVER_BUDGETS (decided in scripts/bench-verdicts.ts); exit status 1 when one fails.
 //
-// Starts the embedded identity service (child process, pinned to core 1 when taskset exists) and the
-// BUILT app (dist/server.js, NODE_ENV=production, pinned to core 0), creates one login flow like a
-// browser would, then runs autocannon (10 connections, from this process, itself moved to core 1)
-// with a browser's headers (Accept-Encoding, Accept-Language) against:
-//   1. GET  /sign-in?flow=<id>  — render a live flow: one Kratos call (getLoginFlow) + server render
-//   2. POST /sign-in?flow=<id>  — a wrong password for an unknown address: rate-limit check, zod
-//      validation, one Kratos submit (400 + flow), and the page re-rendered with the 400 message.
-//      The app's rate limits (100 attempts per IP, 10 per e-mail) would otherwise answer 429 after a
-//      few requests, so every request comes from its own X-Forwarded-For address (trusted from
-//      loopback, TRUST_PROXY=loopback) and e-mail: the limiter still runs on every request.
-// Each path is first warmed up (reported, not counted), then measured in several rounds; prints
-// req/s, p50 and p99 of each round, their median, and the app's CPU time per request.
-//   3. GET  /profile-settings?flow=<id> — a signed-in user (admin-made identity, signed in through our form)
-// Options: --warmup=<s> (default 10), --runs=<n> (3), --duration=<s> (10 per round),
-// --connections=<n> (10), --log=<level> (app LOG_LEVEL, default info), --only=get,post,profile (a list),
-// --profile=<dir> (CPU profile of the app), --app=<bundle> (default dist/server.js),
-// --node-flags="<flags>" (for the app only), --app-stdout=<file> (keep the app's output).
-import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
-import net from 'node:net';
+// Method: the built app (dist/server.js, NODE_ENV=production, the heap flags of npm start and the Docker
+// image: scripts/local-product.ts APP_NODE_FLAGS) pinned to core 0; the identity and backend stand-ins and
+// this load generator (autocannon) pinned to core 1 (scripts/bench-stack.mjs). Requests carry a browser's
+// headers (Accept-Encoding, Accept-Language, cookies). A warm-up (printed, not counted) precedes the rounds.
+// Parts (--only=a,b; default all but post):
+//   sign-in  10 connections, --runs rounds of --duration s: GET /sign-in?flow=<id> req/s and p99 (medians)
+//   post     10 connections: POST /sign-in, a wrong password (figures only, no bar)
+//   profile  10 connections: GET /profile-settings?flow=<id> of a signed-in user, the app's CPU µs per request
+//   c100     100 connections on GET /sign-in?flow=<id>, --runs rounds: p99
+//   c1000    1,000 connections on GET /sign-in?flow=<id> for --duration s: socket errors, slowest answer,
+//            statuses, and 503s sampled by fetch during the run for Retry-After (autocannon shows no headers)
+//   soak     a FRESH app, 10 connections cycling sign-in / post / profile in 10 s slices for --soak s: RSS at the end
+// Options: --warmup=<s> (10), --runs=<n> (3), --duration=<s> (10), --soak=<s> (300), --log=<level> (info),
+// --profile=<dir> (CPU profile of the app), --app=<bundle> (dist/server.js), --node-flags="<flags>"
+// (replace the heap flags), --app-stdout=<file>, --env=NAME=value,… (extra app environment, e.g.
+// KRATOS_MAX_SOCKETS=32 to compare agent sizes).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { Browser, formAction, hiddenValue } from '../test/support/http.ts';
+import { overloadAt1000, profileCpu, readmeLines, signInThroughput, soakRss, summaryTable, tailAt100 } from './bench-verdicts.ts';
+import { cpuMs, freePort, hasTaskset, prepareRequests, root, rssMb, run, startApp, startStandIns, stop, stopAll } from './bench-stack.mjs';
+import { APP_NODE_FLAGS } from './local-product.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
     const [name, ...value] = arg.replace(/^--/, '').split('=');
@@ -33,13 +32,23 @@ const args = Object.fromEntries(
   }),
 );
 const DURATION = Number(args.duration ?? 10);
-const CONNECTIONS = Number(args.connections ?? 10);
 const WARMUP = Number(args.warmup ?? 10);
 const RUNS = Number(args.runs ?? 3);
-const LABEL_WIDTH = 42;
-const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
+const SOAK = Number(args.soak ?? 300);
+const ALL_PARTS = ['sign-in', 'post', 'profile', 'c100', 'c1000', 'soak'];
+const PARTS = args.only ? args.only.split(',') : ALL_PARTS.filter((part) => part !== 'post');
+const unknown = PARTS.filter((part) => !ALL_PARTS.includes(part));
+if (unknown.length) throw new Error(`unknown part(s) ${unknown.join(', ')}; parts: ${ALL_PARTS.join(', ')}`);
+const NODE_FLAGS = args['node-flags'] !== undefined ? args['node-flags'].split(' ').filter(Boolean) : APP_NODE_FLAGS;
+const APP_ENV = Object.fromEntries(
+  (args.env ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => [pair.split('=')[0], pair.split('=').slice(1).join('=')]),
+);
+const LABEL_WIDTH = 44;
 
-// The app gets core 0 to itself: this process (autocannon) runs on core 1 with the identity service.
+// The app gets core 0 to itself: this process (autocannon) runs on core 1 with the stand-ins.
 // Re-run under taskset once, so a plain `npm run bench` measures the same way.
 if (hasTaskset && process.env.BENCH_PINNED !== '1') {
   const pinnedRun = spawnSync('taskset', ['-c', '1', process.execPath, ...process.argv.slice(1)], {
@@ -48,166 +57,84 @@ if (hasTaskset && process.env.BENCH_PINNED !== '1') {
   });
   process.exit(pinnedRun.status ?? 1);
 }
-const children = [];
-
-function pinned(core, command, commandArgs) {
-  return hasTaskset ? ['taskset', ['-c', String(core), command, ...commandArgs]] : [command, commandArgs];
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-function start(core, command, commandArgs, env) {
-  const [cmd, cmdArgs] = pinned(core, command, commandArgs);
-  const child = spawn(cmd, cmdArgs, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return child;
-}
-
-function cleanup() {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-}
-process.on('exit', cleanup);
+process.on('exit', stopAll);
 process.on('SIGINT', () => process.exit(130));
 
-async function waitFor(url, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not become ready`);
-}
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-// The identity service prints its URLs as one JSON line once it listens.
-const IDENTITY_MAIN = `
-  import { startIdentity } from './embedded/identity/index.ts';
-  import { startBackend } from './embedded/backend/index.ts';
-  const identity = await startIdentity({
-    publicPort: 0, adminPort: 0, database: ':memory:', appUrl: process.env.APP_URL,
-    argon2: { memory: 1024, iterations: 1, parallelism: 1 },
-  });
-  const backend = await startBackend({ port: 0, database: ':memory:', identityPublicUrl: identity.publicUrl, identityAdminUrl: identity.adminUrl });
-  console.log(JSON.stringify({ publicUrl: identity.publicUrl, adminUrl: identity.adminUrl, backendUrl: backend.url }));
-  process.on('SIGTERM', async () => { await identity.close(); process.exit(0); });
-`;
-
-function startIdentity(appUrl) {
-  const child = start(1, process.execPath, ['--input-type=module', '-e', IDENTITY_MAIN], { APP_URL: appUrl });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const line = out.split('\n').find((candidate) => candidate.startsWith('{'));
-      if (line) resolve(JSON.parse(line));
-    });
-    child.on('exit', (code) => reject(new Error(`identity exited with ${code}`)));
-  });
-}
-
-function run(options) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
-
-/** CPU time (user + system, ms) the process has used so far, from /proc (Linux); undefined elsewhere. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Runs one measurement and adds the app's CPU time per request: on a shared, busy machine req/s and
- * latency depend on what else runs, while CPU per request shows what the app itself costs (and
- * 1000 / (ms per request) is the rate one dedicated core could sustain).
- */
+/** One autocannon run with the app's CPU time per request (what the app itself costs, whatever else runs). */
 async function measure(appPid, options) {
   const before = cpuMs(appPid);
-  const result = await run(options);
+  const result = await run({ connections: 10, duration: DURATION, ...options });
   const after = cpuMs(appPid);
-  const total = result.requests.total || 1;
-  result.cpuPerRequestMs = before === undefined || after === undefined ? undefined : (after - before) / total;
-  return result;
+  const cpuUsPerRequest = before === undefined || after === undefined ? undefined : ((after - before) * 1000) / (result.requests.total || 1);
+  return { result, round: { rps: result.requests.average, p99Ms: result.latency.p99, errors: result.errors + result.timeouts, cpuUsPerRequest } };
 }
 
-function report(name, result) {
+function report(name, { result, round }) {
   const statuses = Object.entries(result.statusCodeStats ?? {})
     .map(([code, { count }]) => `${code}×${count}`)
     .join(' ');
+  const cpu = round.cpuUsPerRequest === undefined ? '' : `   app CPU ${round.cpuUsPerRequest.toFixed(0)} µs/req`;
   console.log(
-    `${name.padEnd(LABEL_WIDTH)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   errors ${result.errors + result.timeouts}   statuses ${statuses}`,
+    `${name.padEnd(LABEL_WIDTH)} ${round.rps.toFixed(0).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(round.p99Ms).padStart(4)} ms   max ${String(result.latency.max).padStart(5)} ms   errors ${round.errors}   ${statuses}${cpu}`,
   );
-  if (result.cpuPerRequestMs !== undefined) {
-    console.log(
-      `${''.padEnd(LABEL_WIDTH)} app CPU ${(result.cpuPerRequestMs * 1000).toFixed(0)} µs/request → ≈${(1000 / result.cpuPerRequestMs).toFixed(0)} req/s on one free core`,
-    );
+}
+
+async function rounds(appPid, name, options) {
+  const measured = [];
+  for (let index = 0; index < RUNS; index += 1) {
+    const one = await measure(appPid, options);
+    report(`${name} #${index + 1}`, one);
+    measured.push(one.round);
   }
+  return measured;
 }
 
-/** The median of each figure across the rounds. */
-function reportMedian(name, rounds) {
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const rps = median(rounds.map((r) => r.requests.average));
-  const p50 = median(rounds.map((r) => r.latency.p50));
-  const p99 = median(rounds.map((r) => r.latency.p99));
-  console.log(
-    `${`${name}, median`.padEnd(LABEL_WIDTH)} ${rps.toFixed(0).padStart(6)} req/s   p50 ${String(p50).padStart(4)} ms   p99 ${String(p99).padStart(4)} ms   (of ${rounds.length} rounds)`,
-  );
+/** 1,000 connections, while fetch samples answers for their Retry-After (autocannon shows no headers). */
+async function overload(appPid, options) {
+  let sampling = true;
+  let refusalsWithoutRetryAfter = 0;
+  let refusalsSampled = 0;
+  const sampler = (async () => {
+    while (sampling) {
+      const answer = await fetch(options.url, { headers: options.headers }).catch(() => undefined);
+      if (answer?.status === 503) {
+        refusalsSampled += 1;
+        if (!answer.headers.get('retry-after')) refusalsWithoutRetryAfter += 1;
+      }
+      await answer?.arrayBuffer().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  // autocannon's own timeout (10 s) is above the 2 s bar: a slow answer counts as slow, not as an error.
+  const one = await measure(appPid, { ...options, connections: 1_000, timeout: 10 });
+  sampling = false;
+  await sampler;
+  report('c1000 GET /sign-in?flow=', one);
+  console.log(`${''.padEnd(LABEL_WIDTH)} 503s sampled by fetch: ${refusalsSampled}, without Retry-After: ${refusalsWithoutRetryAfter}`);
+  const statuses = Object.fromEntries(Object.entries(one.result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
+  return { errors: one.result.errors, timeouts: one.result.timeouts, maxLatencyMs: one.result.latency.max, statuses, refusalsWithoutRetryAfter };
 }
 
-/**
- * A signed-in browser on its settings page: an identity made through the admin API, signed in through
- * our form; returns the options of GET /profile-settings?flow=<id> with its cookies.
- */
-async function profileOptions(appUrl, adminUrl) {
-  const email = `bench.${process.pid}@example.com`;
-  const password = 'Violet-Harbour-Quartz-93';
-  const created = await fetch(`${adminUrl}/admin/identities`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({
-      schema_id: 'default',
-      traits: { email, name: 'Ada' },
-      credentials: { password: { config: { password } } },
-      verifiable_addresses: [{ value: email, verified: true, via: 'email', status: 'completed' }],
-    }),
-  });
-  if (created.status !== 201) throw new Error(`identity: ${created.status} ${await created.text()}`);
-  const browser = new Browser(appUrl);
-  const signInPage = await browser.follow('/sign-in');
-  const action = formAction(signInPage.text, 'sign-in-form');
-  const csrf = hiddenValue(signInPage.text, 'csrf_token');
-  const signedIn = await browser.post(action, { csrf_token: csrf, identifier: email, password, method: 'password' });
-  if (signedIn.status !== 303) throw new Error(`sign-in: ${signedIn.status}`);
-  const settings = await browser.follow('/profile-settings');
-  const flow =
-    new URL(settings.url, appUrl).searchParams.get('flow') ?? new URL(formAction(settings.text, 'profile-form') ?? '', appUrl).searchParams.get('flow');
-  if (settings.status !== 200 || !flow) throw new Error(`profile-settings: ${settings.status}, flow ${flow}`);
-  const headers = {
-    cookie: browser.cookieHeader(),
-    accept: 'text/html,application/xhtml+xml',
-    'accept-encoding': 'gzip, deflate, br',
-    'accept-language': 'en-US,en;q=0.9',
-  };
-  return { url: `${appUrl}/profile-settings?flow=${flow}`, headers };
+/** A fresh app under 10 connections for SOAK seconds, cycling the three requests in 10 s slices. */
+async function soak(standIns) {
+  const port = await freePort();
+  const { app, appUrl } = await startApp({ port, standIns, nodeFlags: NODE_FLAGS, env: APP_ENV, logLevel: args.log ?? 'info' });
+  const requests = await prepareRequests(appUrl, standIns.adminUrl);
+  const started = Date.now();
+  console.log(`soak: fresh app ${appUrl}, RSS ${rssMb(app.pid).toFixed(0)} MB at start, ${SOAK} s of load`);
+  let peak = 0;
+  for (let slice = 0; Date.now() - started < SOAK * 1000; slice += 1) {
+    const options = [requests.signIn, requests.post, requests.profile][slice % 3];
+    await run({ connections: 10, duration: Math.min(10, Math.max(1, Math.ceil(SOAK - (Date.now() - started) / 1000))), ...options });
+    peak = Math.max(peak, rssMb(app.pid));
+    if (slice % 6 === 5) console.log(`soak: ${((Date.now() - started) / 1000).toFixed(0)} s, RSS ${rssMb(app.pid).toFixed(0)} MB`);
+  }
+  const rss = rssMb(app.pid);
+  console.log(`soak: RSS ${rss.toFixed(0)} MB at the end (peak ${peak.toFixed(0)} MB)`);
+  await stop(app);
+  return rss;
 }
 
 async function main() {
@@ -215,100 +142,38 @@ async function main() {
     const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');
   }
+  const loadBefore = loadAverage();
   const port = await freePort();
-  const appUrl = `http://127.0.0.1:${port}`;
-  const identity = await startIdentity(appUrl);
-  // --profile=<dir>: write the app's CPU profile there (open it in Chrome DevTools).
-  const profile = args.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
-  // --node-flags="--a --b": extra V8/Node flags for the app only (to try GC or JIT settings).
-  const nodeFlags = args['node-flags'] ? args['node-flags'].split(' ').filter(Boolean) : [];
-  const app = start(0, process.execPath, [...profile, ...nodeFlags, args.app ?? 'dist/server.js'], {
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: appUrl,
-    KRATOS_PUBLIC_URL: identity.publicUrl,
-    KRATOS_ADMIN_URL: identity.adminUrl,
-    BACKEND_URL: identity.backendUrl,
-    SESSION_SECRET: 'bench-only-secret-0123456789abcdef0123456789',
-    LOG_LEVEL: args.log ?? 'info',
-    TRUST_PROXY: 'loopback',
-  });
-  // Logs are produced (as in production) and dropped; --app-stdout=<file> keeps them (with --trace-gc, say).
-  if (args['app-stdout']) app.stdout.pipe(createWriteStream(args['app-stdout']));
-  else app.stdout.resume();
-  await waitFor(`${appUrl}/readyz`);
-
-  // One browser: its CSRF cookie and one login flow.
-  const first = await fetch(`${appUrl}/sign-in`, { redirect: 'manual' });
-  const cookie = first.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-  const flowPath = first.headers.get('location');
-  const page = await (await fetch(`${appUrl}${flowPath}`, { headers: { cookie } })).text();
-  const csrf = /name="csrf_token" value="([^"]+)"/.exec(page)?.[1];
-  if (!csrf) throw new Error('no CSRF token on the sign-in page');
-
-  // What a phone's browser sends with every page request: compression and language negotiation are
-  // part of the measured work.
-  const browserHeaders = { cookie, accept: 'text/html,application/xhtml+xml', 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en-US,en;q=0.9' };
-
-  const getOptions = { url: `${appUrl}${flowPath}`, headers: browserHeaders };
-  let n = 0;
-  const postOptions = {
-    url: `${appUrl}${flowPath}`,
-    method: 'POST',
-    headers: { ...browserHeaders, 'content-type': 'application/x-www-form-urlencoded' },
-    setupClient(client) {
-      client.setRequest({}); // the per-request variation below replaces headers and body
-    },
-    requests: [
-      {
-        setupRequest(request) {
-          n += 1;
-          const ip = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-          const body = new URLSearchParams({
-            csrf_token: csrf,
-            identifier: `bench${n}@example.com`,
-            password: 'Wrong-Password-42',
-            method: 'password',
-          }).toString();
-          return {
-            ...request,
-            method: 'POST',
-            body,
-            headers: { ...request.headers, ...browserHeaders, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip },
-          };
-        },
-      },
-    ],
-  };
-  const only = args.only ? args.only.split(',') : ['get', 'post', 'profile'];
-  const paths = [
-    ...(only.includes('get') ? [{ name: 'GET  /sign-in?flow=<id>', options: getOptions }] : []),
-    ...(only.includes('post') ? [{ name: 'POST /sign-in (wrong password)', options: postOptions }] : []),
-    ...(only.includes('profile') ? [{ name: 'GET  /profile-settings?flow=<id>', options: await profileOptions(appUrl, identity.adminUrl) }] : []),
-  ];
-
+  const standIns = await startStandIns(`http://127.0.0.1:${port}`);
+  const verdicts = [];
   console.log(
-    `app ${appUrl} (core 0${hasTaskset ? '' : ', taskset missing: not pinned'}), identity ${identity.publicUrl}, ` +
-      `${CONNECTIONS} connections, warm-up ${WARMUP}s per path, then ${RUNS} × ${DURATION}s per path`,
+    `parts ${PARTS.join(', ')}; app on core 0${hasTaskset ? '' : ' (taskset missing: not pinned)'} with ${NODE_FLAGS.join(' ') || 'no flags'}` +
+      `${Object.keys(APP_ENV).length ? `, ${JSON.stringify(APP_ENV)}` : ''}; warm-up ${WARMUP} s, ${RUNS} × ${DURATION} s; load average ${loadBefore}`,
   );
-  // A fresh process spends its first seconds compiling hot functions (on the same core) and growing
-  // its heap: the figures of that phase say little about a server that runs for days, so each path
-  // is warmed up first. The warm-up is printed too, so the cold figures stay visible.
-  for (const { name, options } of paths) report(`${name} (warm-up)`, await measure(app.pid, { ...options, duration: WARMUP }));
-  console.log(`load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-  for (const { name, options } of paths) {
-    const rounds = [];
-    for (let round = 0; round < RUNS; round += 1) {
-      const result = await measure(app.pid, options);
-      report(name, result);
-      rounds.push(result);
-    }
-    if (RUNS > 1) reportMedian(name, rounds);
+  if (PARTS.some((part) => part !== 'soak')) {
+    const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
+    const appOptions = { port, standIns, nodeFlags: [...profile, ...NODE_FLAGS], env: APP_ENV, logLevel: args.log, stdoutFile: args['app-stdout'] };
+    const { app, appUrl } = await startApp({ ...appOptions, bundle: args.app });
+    const requests = await prepareRequests(appUrl, standIns.adminUrl);
+    // A fresh process spends its first seconds compiling hot functions and growing its heap: warm up first.
+    report('warm-up GET /sign-in?flow=', await measure(app.pid, { ...requests.signIn, duration: WARMUP }));
+    if (PARTS.includes('profile')) report('warm-up GET /profile-settings?flow=', await measure(app.pid, { ...requests.profile, duration: WARMUP }));
+    if (PARTS.includes('sign-in')) verdicts.push(signInThroughput(await rounds(app.pid, 'GET /sign-in?flow=', requests.signIn)));
+    if (PARTS.includes('post')) await rounds(app.pid, 'POST /sign-in (wrong password)', requests.post);
+    if (PARTS.includes('profile')) verdicts.push(profileCpu(await rounds(app.pid, 'GET /profile-settings?flow=', requests.profile)));
+    if (PARTS.includes('c100')) verdicts.push(tailAt100(await rounds(app.pid, 'c100 GET /sign-in?flow=', { ...requests.signIn, connections: 100 })));
+    if (PARTS.includes('c1000')) verdicts.push(overloadAt1000(await overload(app.pid, requests.signIn)));
+    await stop(app);
   }
+  if (PARTS.includes('soak')) verdicts.push(soakRss(await soak(standIns), SOAK));
+  if (verdicts.length === 0) return;
+
+  console.log(`\n${summaryTable(verdicts)}\n`);
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  console.log(
+    readmeLines(verdicts, { cores: os.cpus().length, cpu, load: loadBefore, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }),
+  );
+  if (verdicts.some((verdict) => !verdict.pass)) process.exitCode = 1;
 }
 
 main()
@@ -316,4 +181,4 @@ main()
     console.error(error);
     process.exitCode = 1;
   })
-  .finally(cleanup);
+  .finally(stopAll);

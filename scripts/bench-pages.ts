@@ -90,7 +90,7 @@ const PROBE = `(() => {
     const works = toggle ? toggleWorks(toggle) : switcher ? themeAnswers(switcher) : false;
     if (works) {
       clearInterval(timer);
-      window.__benchReady(performance.timeOrigin + performance.now(), state.probe);
+      window.__benchReady(performance.timeOrigin + performance.now(), state.probe, performance.now());
     }
   }, 10);
 })();`;
@@ -103,7 +103,11 @@ async function visit(browser: Browser, url: string, storageState?: SignedIn): Pr
   try {
     let resolveReady: (value: { at: number; probe: string }) => void = () => {};
     const ready = new Promise<{ at: number; probe: string }>((resolve) => (resolveReady = resolve));
-    await context.exposeFunction('__benchReady', (at: number, probe: string) => resolveReady({ at, probe }));
+    await context.exposeFunction('__benchReady', (at: number, probe: string, sinceTimeOrigin: number) => {
+      // --verbose: the same moment on the page's own clock (its origin: the navigation's start, same-origin redirect included).
+      if (args.verbose) console.log(`  ${probe} answered ${Math.round(sinceTimeOrigin)} ms after the page's time origin`);
+      resolveReady({ at, probe });
+    });
     await context.addInitScript(PROBE);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);

@@ -1,5 +1,5 @@
-// `npm run bench:pages` (after `npm run build`): every guest screen and /profile-settings, each visited
-// cold in Debian's Chromium the way a low-end phone on slow 4G would (issue #17's browser bar):
+// `npm run bench:pages` (after `npm run build`): every guest screen (reset-password at the address
+// recovery leads to, with its session) and /profile-settings, each visited cold in Debian's Chromium the way a low-end phone on slow 4G would (issue #17's browser bar):
 // 390×844 mobile viewport, CPU throttled 6× (Emulation.setCPUThrottlingRate), slow 4G (150 ms RTT,
 // 1.6 Mbps down, 750 Kbps up: Network.emulateNetworkConditions), a fresh browser context per run (empty
 // cache, no open connection, no cookie but the signed-in one /profile-settings needs).
@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright';
 import { launchBrowser } from '../test/support/chromium.ts';
-import { signedInState, startProduct, type Product, type SignedIn } from './page-stack.ts';
+import { recoveredState, signedInState, startProduct, type Product, type SignedIn } from './page-stack.ts';
 import { PAGE_BUDGETS } from './budgets.ts';
 import { blockingTime, formatSpread, overBudget, spread, type Visit } from './page-figures.ts';
 
@@ -41,13 +41,15 @@ export const THROTTLING = { cpuRate: 6, latencyMs: 150, downloadBps: (1.6 * 1024
 export const VIEWPORT = { width: 390, height: 844 };
 
 /** The screens: the bare address a first visit asks for. `app`: which app answers (the consent one shows the cookie banner). */
-type Screen = { name: string; path: string; signedIn?: boolean; app?: 'consent' };
+/** `signedIn`: with a signed-in session; `recovered`: with the session a recovery opened, at the address it leads to. */
+type Screen = { name: string; path: string; signedIn?: boolean; recovered?: boolean; app?: 'consent' };
 const SCREENS: Screen[] = [
   { name: '/sign-in', path: '/sign-in' },
   { name: '/sign-up', path: '/sign-up' },
   { name: '/forgot-password', path: '/forgot-password' },
   { name: '/sign-up/verification', path: '/sign-up/verification' },
   { name: '/sign-up/resend-verification-email', path: '/sign-up/resend-verification-email' },
+  { name: '/forgot-password/reset (after recovery)', path: '/forgot-password/reset?flow=', recovered: true },
   { name: '/sign-in (cookie banner)', path: '/sign-in', app: 'consent' },
   { name: '/profile-settings (signed in)', path: '/profile-settings', signedIn: true },
 ];
@@ -175,7 +177,10 @@ async function main(): Promise<number> {
     for (const screen of screens) {
       const base = screen.app === 'consent' ? consentUrl : appUrl;
       const runs: Run[] = [];
-      for (let run = 0; run < RUNS; run += 1) runs.push(await visit(browser, `${base}${screen.path}`, screen.signedIn ? signedIn : undefined));
+      // Recovery's screen exists only after a mailed code is posted: its address and session, made once.
+      const recovered = screen.recovered ? await recoveredState(appUrl, adminUrl) : undefined;
+      const address = `${base}${recovered?.path ?? screen.path}`;
+      for (let run = 0; run < RUNS; run += 1) runs.push(await visit(browser, address, screen.signedIn ? signedIn : recovered?.state));
       all[screen.name] = runs;
       const answered = runs.filter((run) => run.interactiveMs !== undefined).map((run) => run.interactiveMs!);
       const interactive = answered.length ? formatSpread(spread(answered), 'ms') : 'never';

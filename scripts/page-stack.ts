@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright';
 import { freePort } from './ory/process.ts';
+import { Browser as CookieJar, formAction, hiddenValue } from '../test/support/http.ts';
 
 export type Product = { appUrl: string; consentUrl: string; adminUrl: string; stop(): void };
 export type SignedIn = Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -97,9 +98,9 @@ export async function startProduct(dist: string): Promise<Product> {
   return { appUrl, consentUrl, adminUrl, stop: stopProduct };
 }
 
-/** A verified identity through the admin API, signed in once through the page; its cookies serve every signed-in run. */
-export async function signedInState(browser: Browser, appUrl: string, adminUrl: string): Promise<SignedIn> {
-  const email = `bench-pages-${Date.now()}@example.com`;
+/** A verified identity with a password, through the admin API; returns its address. */
+async function createIdentity(adminUrl: string, prefix: string): Promise<string> {
+  const email = `${prefix}-${Date.now()}@example.com`;
   const response = await fetch(`${adminUrl}/admin/identities`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -110,7 +111,13 @@ export async function signedInState(browser: Browser, appUrl: string, adminUrl: 
       verifiable_addresses: [{ value: email, verified: true, via: 'email', status: 'completed' }],
     }),
   });
-  if (response.status !== 201) throw new Error(`creating the signed-in identity: ${response.status} ${await response.text()}`);
+  if (response.status !== 201) throw new Error(`creating an identity: ${response.status} ${await response.text()}`);
+  return email;
+}
+
+/** A verified identity through the admin API, signed in once through the page; its cookies serve every signed-in run. */
+export async function signedInState(browser: Browser, appUrl: string, adminUrl: string): Promise<SignedIn> {
+  const email = await createIdentity(adminUrl, 'bench-pages');
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${appUrl}/sign-in`);
@@ -120,6 +127,45 @@ export async function signedInState(browser: Browser, appUrl: string, adminUrl: 
   const state = await context.storageState();
   await context.close();
   return state;
+}
+
+/**
+ * The screen recovery leads to (/forgot-password/reset?flow=…) and the cookies of the session it opened:
+ * a verified identity goes through /forgot-password with the code the courier mailed, over HTTP.
+ */
+export async function recoveredState(appUrl: string, adminUrl: string): Promise<{ path: string; state: SignedIn }> {
+  const email = await createIdentity(adminUrl, 'bench-pages-recovery');
+  const jar = new CookieJar(appUrl);
+  const step = async (page: { text: string; url: string }, form: Record<string, string>) => {
+    const action = formAction(page.text, 'forgot-password-form') ?? page.url;
+    const csrf = hiddenValue(page.text, 'csrf_token');
+    if (!csrf) throw new Error(`recovery: no form at ${page.url}`);
+    const answer = await jar.post(action, { csrf_token: csrf, method: 'code', ...form });
+    if (answer.status !== 303 || !answer.location) throw new Error(`recovery: ${answer.status} at ${action}`);
+    return answer.location;
+  };
+  const sent = await step(await jar.follow('/forgot-password'), { email });
+  const codePage = await jar.follow(sent);
+  const deadline = Date.now() + 10_000;
+  let code: string | undefined;
+  while (!code && Date.now() < deadline) {
+    const messages = (await (await fetch(`${adminUrl}/admin/courier/messages?recipient=${encodeURIComponent(email)}`)).json()) as { body: string }[];
+    code = messages.map((message) => /\b(\d{6})\b/.exec(message.body)?.[1]).find(Boolean);
+    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!code) throw new Error('recovery: no code mailed');
+  const resetPath = await step(codePage, { code });
+  const cookies = [...jar.cookies].map(([name, value]) => ({
+    name,
+    value,
+    domain: new URL(appUrl).hostname,
+    path: '/',
+    expires: -1,
+    httpOnly: true,
+    secure: false,
+    sameSite: 'Lax' as const,
+  }));
+  return { path: resetPath, state: { cookies, origins: [] } };
 }
 
 function stopProduct(): void {

@@ -1,5 +1,6 @@
 // `npm run bench:pages` (after `npm run build`): every guest screen (reset-password at the address
-// recovery leads to, with its session) and /profile-settings, each visited cold in Debian's Chromium the way a low-end phone on slow 4G would (issue #17's browser bar):
+// recovery leads to, with its session) and /profile-settings, each visited cold in Debian's Chromium
+// the way a low-end phone on slow 4G would (issue #17's browser bar):
 // 390×844 mobile viewport, CPU throttled 6× (Emulation.setCPUThrottlingRate), slow 4G (150 ms RTT,
 // 1.6 Mbps down, 750 Kbps up: Network.emulateNetworkConditions), a fresh browser context per run (empty
 // cache, no open connection, no cookie but the signed-in one /profile-settings needs).

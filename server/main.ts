@@ -111,7 +111,10 @@ async function main() {
   // The live-session socket shares this server (WebSocket upgrades on /socket.io/); when draining, its
   // connections are closed like idle ones and the clients reconnect to another instance.
   attachLiveSessions(server, locals.liveSessions, config);
-  server.listen(config.PORT, config.HOST);
+  // Node's default listen backlog (511) overflows when a burst of connections arrives while the one event
+  // loop is busy: the kernel drops their SYNs and clients retry after 1, 3, 7 s (seen at 1,000 connections in
+  // `npm run bench`). Room for every connection we accept; the kernel caps it at net.core.somaxconn.
+  server.listen({ port: config.PORT, host: config.HOST, backlog: config.MAX_CONNECTIONS });
   server.on('error', (error) => {
     process.stderr.write(`accounts cannot listen on ${config.HOST}:${config.PORT}: ${error.message}\n`);
     process.exit(1);

@@ -37,6 +37,7 @@ import { OAuth2ErrorPage } from '../views/pages/OAuth2ErrorPage.tsx';
 import type { Config } from './config.ts';
 import { respondError, respondRedirect } from './flows/respond.ts';
 import { IDENTITY_UNAVAILABLE, kratosAdapter, type AdapterConfig } from './flows/transport.ts';
+import { oryAgentOptions } from './ory.ts';
 import { configOf, translator } from './request-context.ts';
 
 export type OAuth2Admin = {
@@ -48,8 +49,6 @@ export type OAuth2Admin = {
   acceptLogout(challenge: string): Promise<string>;
   rejectLogout(challenge: string): Promise<void>;
 };
-
-const AGENT_OPTIONS = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: 'lifo' as const };
 
 function unavailable(reason: string): AppError {
   return new AppError(503, ERROR_CODES.oauth2Unavailable, 'The OAuth2 provider could not be reached in time', { reason }, 'oauth2.error.unavailable');
@@ -114,8 +113,8 @@ export function createOAuth2Admin(config: Config): OAuth2Admin | undefined {
       basePath: config.HYDRA_ADMIN_URL.replace(/\/+$/, ''),
       baseOptions: {
         adapter: hydraAdapter,
-        httpAgent: new http.Agent(AGENT_OPTIONS),
-        httpsAgent: new https.Agent(AGENT_OPTIONS),
+        httpAgent: new http.Agent(oryAgentOptions(config)),
+        httpsAgent: new https.Agent(oryAgentOptions(config)),
         timeout: config.HYDRA_TIMEOUT_MS,
       },
     }),

@@ -30,14 +30,20 @@ export type OryClients = {
   identityAdmin: IdentityApi;
 };
 
-const AGENT_OPTIONS = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' as const };
+/**
+ * Keep-alive agents towards Ory (this file's clients and server/oauth2.ts's). Past maxSockets, calls wait
+ * in the agent for a free socket: ORY_MAX_SOCKETS (server/config.ts, where its value is argued) bounds the sockets one process opens to one service.
+ */
+export function oryAgentOptions(config: Pick<Config, 'ORY_MAX_SOCKETS'>) {
+  return { keepAlive: true, maxSockets: config.ORY_MAX_SOCKETS, maxFreeSockets: Math.min(64, config.ORY_MAX_SOCKETS), scheduling: 'lifo' as const };
+}
 
 export function createOryClients(config: Config): OryClients {
   const baseOptions = {
     // The SDK builds the requests; kratosAdapter only carries them (see server/flows/transport.ts).
     adapter: kratosAdapter,
-    httpAgent: new http.Agent(AGENT_OPTIONS),
-    httpsAgent: new https.Agent(AGENT_OPTIONS),
+    httpAgent: new http.Agent(oryAgentOptions(config)),
+    httpsAgent: new https.Agent(oryAgentOptions(config)),
     timeout: config.KRATOS_TIMEOUT_MS, // a total deadline: see server/flows/transport.ts
   };
   const publicBasePath = config.KRATOS_PUBLIC_URL.replace(/\/+$/, '');

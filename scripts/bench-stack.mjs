@@ -36,7 +36,9 @@ export function stop(child) {
   if (child.exitCode !== null) return Promise.resolve();
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
-  return exited;
+  // The app drains for up to SHUTDOWN_TIMEOUT_MS (10 s); past that, the bench does not wait for it.
+  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  return exited.finally(() => clearTimeout(killer));
 }
 
 export function stopAll() {

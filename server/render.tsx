@@ -35,12 +35,15 @@ function pageAddress(req: Request): string {
 /** Builds the per-request view context from what the middleware put on req/res. */
 export function viewContext(req: Request, res: Response): ViewContext {
   const locals = req.app.locals as AppLocals;
+  const address = res.locals.flowAddress as string | undefined;
   return {
     lang: req.language ?? locals.config.DEFAULT_LANGUAGE,
     languages: locals.config.LANGUAGES,
     t: translator(req),
     nonce: String(res.locals.cspNonce ?? ''),
-    url: pageAddress(req),
+    // A new flow's page: links back to it (language switcher) reuse the flow, as its address bar does.
+    url: address ?? pageAddress(req),
+    address,
     csrfToken: res.locals.csrfToken as string | undefined,
     requestId: String(req.id ?? ''),
     toasts: res.locals.toasts as ViewContext['toasts'],

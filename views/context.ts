@@ -12,6 +12,8 @@ export type ViewContext = {
   nonce: string;
   /** Path and query of the current request, for language links and canonical URLs. */
   url: string;
+  /** A page showing a flow made for this request: the flow's address, for the address bar (decision 190). */
+  address?: string;
   csrfToken?: string;
   requestId?: string;
   /** Toasts to show on this page (set by a route in `res.locals.toasts`); the shell renders them. */

@@ -109,6 +109,9 @@ export function mountForms(root: ParentNode): void {
 }
 
 export function initEnhance(): void {
+  // A page showing a flow made for this request: the flow's address in the address bar, so a reload reuses it (decision 190).
+  const address = document.body.dataset.address;
+  if (address) history.replaceState(null, '', address);
   document.addEventListener('submit', (event) => {
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || !form.matches(ENHANCED) || event.defaultPrevented) return;

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI entries of a flow screen. Every screen answers the runner's shared cases the same way
- * (a new flow, a flow from another browser, an unknown or expired flow, the rate limit), so those are
+ * (a new flow shown at once, a flow from another browser, an unknown or expired flow, the rate limit), so those are
  * written here once; a screen describes only its own answers.
  */
 import type { z } from 'zod';
@@ -17,7 +17,8 @@ export type FlowScreenDocs = {
   post: { summary: string; description?: string; ok: ResponseDoc; invalid: string; more?: Responses };
 };
 
-const NEW_FLOW = 'HTML: to the new flow (a missing, expired or foreign one is replaced), or, signed in on a guest screen, on to return_to';
+// A browser without a usable `?flow=` gets the page of a new flow at once (decision 190), the flow's id in the form's action.
+const SIGNED_IN_GUEST = 'HTML: not for this browser: signed in on a guest screen, on to return_to; a guest on a signed-in screen, to sign-in';
 
 /** `rateLimited`: the POST may answer 429 (the screen has a rate-limit scope). */
 export function documentFlowScreen(paths: readonly string[], body: z.ZodType, docs: FlowScreenDocs, rateLimited: boolean): void {
@@ -30,7 +31,7 @@ export function documentFlowScreen(paths: readonly string[], body: z.ZodType, do
       description: docs.get.description,
       tags: [docs.tag],
       query,
-      responses: { 200: docs.get.ok, 303: { description: NEW_FLOW }, ...docs.get.more },
+      responses: { 200: docs.get.ok, 303: { description: SIGNED_IN_GUEST }, ...docs.get.more },
     });
     documentEndpoint({
       method: 'post',

@@ -4,7 +4,8 @@
  * view, the Kratos body, what success means). `flowScreenRoutes(screen)` serves it and owns everything
  * the screens share, once:
  *
- *   GET   load the flow (`?flow=`) or create one; a new flow → 303 to its address (JSON: the flow);
+ *   GET   load the flow (`?flow=`) or create one and show it at once, its address in the form's action and,
+ *         with JS, the address bar (server/flows/flow-screen-show.ts, decision 190);
  *         a signed-in browser on a guest screen → on to return_to
  *   POST  parse the body; a bad body or flow id → the form again (400) with the errors where they show;
  *         otherwise submit to Kratos and answer its outcome:
@@ -30,12 +31,15 @@ import { configOf, translator } from '../request-context.ts';
 import { authRateLimit, type RateLimitScope } from '../security/rate-limit.ts';
 import { startTimer, waitForFloor } from '../security/uniform-timing.ts';
 import { documentFlowScreen, type FlowScreenDocs } from './flow-screen-docs.ts';
-import { flowErrorJson, formJson, respondWithoutFlow, splitFieldErrors, translateFieldErrors, visibleFieldNames } from './form-answers.ts';
+import { flowErrorJson, splitFieldErrors, visibleFieldNames } from './form-answers.ts';
 import { prefillFlow, replacementFlow, restartNotice } from './flow-replacement.ts';
-import { classifySubmit, getFlow, isFlowId, loadFlow, submitFlow, type CreateFlowParams, type LoadedFlow, type SubmitOutcome } from './kratos.ts';
+import { flowParams, load, renderScreen, show, signedInTarget, withoutFlow, type Errors } from './flow-screen-show.ts';
+import { classifySubmit, getFlow, isFlowId, submitFlow, type CreateFlowParams, type LoadedFlow, type SubmitOutcome } from './kratos.ts';
 import { screenQuery, withParams, type ScreenQuery } from './query.ts';
-import { respondError, respondForm, respondRedirect, responseMode } from './respond.ts';
-import { echoedInput, parseBody, translateValidation } from './schemas.ts';
+import { respondError, respondRedirect, responseMode } from './respond.ts';
+import { echoedInput, parseBody } from './schemas.ts';
+
+export { renderScreen };
 
 /** One request to one screen: what every hook is given. */
 export type ScreenRequest = {
@@ -105,7 +109,7 @@ export type FlowScreen<Body> = {
   load?(screen: ScreenRequest, id: unknown): Promise<LoadedFlow>;
   /** GET: somewhere else to send the browser before any flow is loaded (e.g. an emailed link's token). */
   redirectBeforeShow?(screen: ScreenRequest): string | undefined;
-  /** GET: where a newly created flow is shown; defaults to `action(flow.id)`. */
+  /** GET: the address a newly created flow's page puts in the address bar (a reload reuses the flow); defaults to `action(flow.id)`. */
   newFlowAddress?(screen: ScreenRequest, flow: KratosFlow): string;
   /** GET: the status a loaded flow is shown with (default 200), e.g. a 4xx for a failure Kratos wrote into it. */
   showStatus?(flow: KratosFlow, screen: ScreenRequest): number;
@@ -142,60 +146,6 @@ export function screenRequest(req: Request, res: Response, path: string): Screen
     action: (flowId) => withParams(path, query.kept, { flow: flowId }),
     link: (to, extra) => withParams(to, query.kept, extra),
   };
-}
-
-type Errors = { fieldErrors?: Record<string, string[]>; formErrors?: string[]; code?: string };
-
-/** Renders the screen for `flow`, the three ways. Errors come as untranslated keys. */
-export async function renderScreen<Body>(def: FlowScreen<Body>, screen: ScreenRequest, flow: KratosFlow, status: number, errors: Errors = {}) {
-  const shown = def.prepare ? def.prepare(flow, screen) : flow;
-  const action = screen.action(shown.id);
-  const { t, req, res } = screen;
-  const fieldErrors = translateFieldErrors(t, errors.fieldErrors) ?? {};
-  const formErrors = (errors.formErrors ?? []).map((key) => translateValidation(t, key));
-  const state: ScreenState = { flow: shown, status, form: { action, ui: shown.ui, fieldErrors, formErrors } };
-  const view = await def.view(screen, state);
-  respondForm(req, res, {
-    status,
-    title: view.title,
-    page: view.page,
-    fragment: view.fragment,
-    json: () => {
-      const json = formJson(t, shown, action, status, errors);
-      return status < 400 && view.jsonExtra ? { ...json, ...view.jsonExtra } : json;
-    },
-  });
-}
-
-function flowParams<Body>(def: FlowScreen<Body>, screen: ScreenRequest): CreateFlowParams {
-  return def.flowParams ? def.flowParams(screen) : { returnTo: screen.query.returnTo };
-}
-
-function load<Body>(def: FlowScreen<Body>, screen: ScreenRequest, id: unknown): Promise<LoadedFlow> {
-  return def.load ? def.load(screen, id) : loadFlow(screen.req, screen.res, def.kind, id, flowParams(def, screen));
-}
-
-function signedInTarget(screen: ScreenRequest): string {
-  return screen.query.returnTo ?? '/';
-}
-
-function withoutFlow<Body>(def: FlowScreen<Body>, screen: ScreenRequest, failure: Extract<LoadedFlow, { ok: false }>) {
-  if (def.onNoFlow) return def.onNoFlow(screen, failure);
-  respondWithoutFlow(screen.req, screen.res, failure, signedInTarget(screen));
-}
-
-async function show<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promise<void> {
-  const { req, res } = screen;
-  const elsewhere = def.redirectBeforeShow?.(screen);
-  if (elsewhere) return respondRedirect(req, res, elsewhere);
-  const loaded = await load(def, screen, req.query.flow);
-  if (!loaded.ok) return withoutFlow(def, screen, loaded);
-  if (loaded.created && responseMode(req) !== 'json') {
-    const to = def.newFlowAddress ? def.newFlowAddress(screen, loaded.flow) : screen.action(loaded.flow.id);
-    return void res.set('Cache-Control', 'no-store').redirect(303, to);
-  }
-  const notice = restartNotice(loaded.restarted);
-  await renderScreen(def, screen, loaded.flow, def.showStatus?.(loaded.flow, screen) ?? 200, { formErrors: notice ? [notice] : [] });
 }
 
 /** A body that did not parse, or no usable flow id: the form again with the errors where they show. */

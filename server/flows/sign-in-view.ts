@@ -5,8 +5,8 @@
  *                                 asked one with `social_provider` (a start that was not a user navigation)
  *   signInFlowStatus(flow, screen) GET status: 400 when Kratos wrote a failure into the flow (a callback
  *                                 that failed, an expired flow, a wrong account) or `social_error` says one
- *   oneHopParams(query)           markers for the page a new flow lands on (logout, a social start or its
- *                                 failure, a cancelled account link): they survive the hop to `?flow=`
+ *   oneHopParams(query)           markers of the page a new flow is shown on (logout, a social start or its
+ *                                 failure, a cancelled account link): kept in the address it puts in the bar
  *   signInExtras(screen, state)   the account-link sequence, the form's action (carrying what the next page
  *                                 must remember), the messages the sequence already explains left out, the
  *                                 social failure of `social_error`, and return_to read back from the flow

@@ -22,7 +22,7 @@ import type { KratosFlow } from '../../core/kratos/types.ts';
 import { OneTapConfirmPage } from '../../views/pages/OneTapConfirmPage.tsx';
 import { rememberGoogleCredential, rememberLastAccount } from '../flows/app-cookies.ts';
 import { renderScreen, screenRequest } from '../flows/flow-screen.ts';
-import { isFlowId, loadFlow } from '../flows/kratos.ts';
+import { loadFlow } from '../flows/kratos.ts';
 import {
   doubleSubmitHolds,
   doubleSubmitToken,
@@ -171,8 +171,8 @@ const beforeScreens: RequestHandler = (req, res, next) => {
       withParams(req.path, query.kept, { request_social_sign_in: 'true', provider: 'google', request_google_sign_in: undefined }),
     );
   }
-  // The page itself (its flow chosen), for a guest, in a browser: a re-authentication is not offered Google.
-  if (isFlowId(req.query.flow) && !query.refresh && responseMode(req) === 'page') {
+  // The page, in a browser (a new flow is shown at once, decision 190): a re-authentication is not offered Google.
+  if (!query.refresh && responseMode(req) === 'page') {
     const { nonce, csrfToken } = offerCookies(req, res, config);
     res.locals.oneTap = {
       action: withParams(ROUTES.googleOneTap, query.kept, { request_google_sign_in: undefined }),

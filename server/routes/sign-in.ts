@@ -99,8 +99,9 @@ export const signInScreen: FlowScreen<SignInBody> = {
   flowParams: signInFlowParams,
   prepare: prepareSignIn,
   showStatus: signInFlowStatus,
-  // Markers for the page the new flow lands on survive the hop to it: the logout (it clears the stored
-  // token), a social start to confirm or that failed, a cancelled account link.
+  // The first page honours its markers itself (the logout clears the stored token, a social start to confirm
+  // or that failed, a cancelled account link); the address it puts in the bar keeps them, so a reload of the
+  // flow shows the same page, as the 303 to it did before decision 190.
   newFlowAddress: (screen, flow) => screen.link(ROUTES.signIn, { flow: flow.id, ...oneHopParams(screen.req.query) }),
   toKratos: (body) =>
     body.provider !== undefined

@@ -103,6 +103,24 @@ export function formAction(html: string, id: string): string | undefined {
   return match ? decode(match[1]!) : undefined;
 }
 
+/**
+ * The action of the page's first form that posts to a flow (`?flow=`). A first visit shows its new flow at
+ * once (decision 190): its id is read here, no longer from a 303's Location.
+ */
+export function flowFormAction(html: string): string {
+  for (const match of html.matchAll(/<form\b[^>]*\baction="([^"]*)"/g)) {
+    const action = decode(match[1]!);
+    if (/[?&]flow=/.test(action)) return action;
+  }
+  throw new Error(`no form posting to a flow in the page: ${html.slice(0, 200)}`);
+}
+
+/** The address a page showing a new flow asks the browser to put in its address bar (`<body data-address>`). */
+export function barAddress(html: string): string | undefined {
+  const match = /<body[^>]*\bdata-address="([^"]*)"/.exec(html);
+  return match ? decode(match[1]!) : undefined;
+}
+
 /** Texts of the `field__error` paragraphs under the field `id`. */
 export function fieldError(html: string, fieldId: string): string | undefined {
   const match = new RegExp(`<p class="field__error[^"]*" id="${fieldId}-error">([^<]*)</p>`).exec(html);

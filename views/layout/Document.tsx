@@ -30,7 +30,7 @@ function accentStyle(color: string): string {
 }
 
 export function Document(props: { title: string; canonical: string; assets: DocumentAssets; children: ReactNode }) {
-  const { lang, nonce, toasts, oneTap, liveSession, brand } = useView();
+  const { lang, nonce, toasts, oneTap, liveSession, brand, address } = useView();
   const v = `?v=${FAVICON_VERSION}`;
   return (
     <html lang={lang} data-theme="light">
@@ -51,7 +51,8 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         {props.assets.js ? <script type="module" nonce={nonce} src={props.assets.js} /> : null}
         {oneTap && props.assets.oneTap ? <script type="module" nonce={nonce} src={props.assets.oneTap} /> : null}
       </head>
-      <body>
+      {/* A flow made for this request: the enhance island puts its address in the address bar, so a reload reuses it (decision 190). */}
+      <body data-address={address}>
         <IslandChrome toasts={toasts} />
         <CookieConsent />
         {props.children}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setIdentityState, signIn, STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
-import { alerts, Browser, fieldError, formAction, hiddenValue, openSignIn } from '../../support/http.ts';
+import { alerts, barAddress, Browser, fieldError, formAction, hiddenValue, openSignIn } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -15,11 +15,15 @@ afterAll(() => stack?.close());
 const identities = useIdentities(() => stack.identity.adminUrl);
 
 describe('GET /sign-in', () => {
-  test('creates a flow, relays the CSRF cookie without Domain, and keeps the spec query parameters', async () => {
+  test('creates a flow and shows it at once, relays the CSRF cookie without Domain, and keeps the spec query parameters', async () => {
     const browser = new Browser(stack.appUrl);
     const answer = await browser.get('/sign-in?return_to=%2Fprofile-settings&loginHint=ada%40example.com&platform=desktop&unknown=x');
-    expect(answer.status).toBe(303);
-    const location = new URL(answer.location!, stack.appUrl);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toContain('no-store');
+    // The form posts to the flow, and the page puts the same address in the address bar (decision 190).
+    const action = formAction(answer.text, 'sign-in-form')!;
+    expect(barAddress(answer.text)).toBe(action);
+    const location = new URL(action, stack.appUrl);
     expect(location.pathname).toBe('/sign-in');
     expect(location.searchParams.get('flow')).toMatch(UUID);
     expect(location.searchParams.get('return_to')).toBe('/profile-settings');
@@ -55,20 +59,19 @@ describe('GET /sign-in', () => {
     expect(page.text).not.toContain('ignored');
   });
 
-  test('a language chosen in the address survives the hop to the new flow', async () => {
+  test("a language chosen in the address is kept in the new flow's address", async () => {
     const browser = new Browser(stack.appUrl);
-    const answer = await browser.get('/sign-in?lng=vi');
-    expect(answer.status).toBe(303);
-    expect(new URL(answer.location!, stack.appUrl).searchParams.get('lng')).toBe('vi');
-    const page = await browser.follow(answer.location!);
+    const page = await browser.get('/sign-in?lng=vi');
+    expect(page.status).toBe(200);
     expect(page.text).toMatch(/<html lang="vi"/);
     expect(formAction(page.text, 'sign-in-form')).toContain('lng=vi');
+    expect(new URL(barAddress(page.text)!, stack.appUrl).searchParams.get('lng')).toBe('vi');
   });
 
   test('reuses a valid flow id instead of creating a new one', async () => {
     const browser = new Browser(stack.appUrl);
-    const { page } = await openSignIn(browser);
-    const id = UUID.exec(page.url)![0];
+    const { action } = await openSignIn(browser);
+    const id = UUID.exec(action)![0];
     const again = await browser.get(`/sign-in?flow=${id}`);
     expect(again.status).toBe(200);
     expect(formAction(again.text, 'sign-in-form')).toContain(id);
@@ -80,8 +83,9 @@ describe('GET /sign-in', () => {
     const browser = new Browser(stack.appUrl);
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       const answer = await browser.get(`/sign-in?flow=${id}&return_to=%2Fx`);
-      expect(answer.status).toBe(303);
-      const next = new URL(answer.location!, stack.appUrl);
+      expect(answer.status).toBe(200);
+      const next = new URL(barAddress(answer.text)!, stack.appUrl);
+      expect(formAction(answer.text, 'sign-in-form')).toContain(`flow=${next.searchParams.get('flow')}`);
       expect(next.searchParams.get('flow')).toMatch(UUID);
       expect(next.searchParams.get('flow')).not.toBe(id);
       expect(next.searchParams.get('return_to')).toBe('/x');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
-import { alerts, Browser, formAction, hiddenValue, openSignIn, openSignUp } from '../../support/http.ts';
+import { alerts, barAddress, Browser, formAction, hiddenValue, openSignIn, openSignUp } from '../../support/http.ts';
 import { onRealKratos, startStack, type Stack } from '../../support/stack.ts';
 import { startAppOnFake, startFakeKratos, GOOGLE_AUTHORIZE } from '../../support/fake-kratos.ts';
 
@@ -56,16 +56,18 @@ describe('against the identity service', () => {
     expect(retry.location).toBe(`${stack.appUrl}/profile-settings`);
   });
 
-  test('expired flow on GET: 303 to a fresh flow, parameters kept', async () => {
+  test('expired flow on GET: a fresh flow shown at once, parameters kept', async () => {
     const browser = new Browser(stack.appUrl);
-    const { page } = await openSignIn(browser, '?loginHint=a%40example.com');
-    const old = UUID.exec(page.url)![0];
+    const { action } = await openSignIn(browser, '?loginHint=a%40example.com');
+    const old = UUID.exec(action)![0];
     await expire(browser, 'login', old);
     const answer = await browser.get(`/sign-in?flow=${old}&loginHint=a%40example.com`);
-    expect(answer.status).toBe(303);
-    const next = new URL(answer.location!, stack.appUrl);
+    expect(answer.status).toBe(200);
+    const next = new URL(formAction(answer.text, 'sign-in-form')!, stack.appUrl);
+    expect(next.searchParams.get('flow')).toMatch(UUID);
     expect(next.searchParams.get('flow')).not.toBe(old);
     expect(next.searchParams.get('loginHint')).toBe('a@example.com');
+    expect(new URL(barAddress(answer.text)!, stack.appUrl).searchParams.get('flow')).toBe(next.searchParams.get('flow'));
   });
 
   test('expired registration flow (the 410 that the spec replaces): traits kept, the new flow carries 4040001', async () => {
@@ -82,13 +84,13 @@ describe('against the identity service', () => {
 
   test('a flow from another browser (CSRF cookie mismatch) on GET is replaced by a flow of this browser', async () => {
     const alice = new Browser(stack.appUrl);
-    const { page } = await openSignIn(alice);
-    const alicesFlow = UUID.exec(page.url)![0];
+    const { action } = await openSignIn(alice);
+    const alicesFlow = UUID.exec(action)![0];
     const mallory = new Browser(stack.appUrl);
     const answer = await mallory.get(`/sign-in?flow=${alicesFlow}`);
-    expect(answer.status).toBe(303);
-    expect(answer.location).toMatch(UUID);
-    expect(answer.location).not.toContain(alicesFlow);
+    expect(answer.status).toBe(200);
+    expect(formAction(answer.text, 'sign-in-form')).toMatch(UUID);
+    expect(answer.text).not.toContain(alicesFlow);
   });
 
   test('a flow from another browser on submit restarts cleanly: 403 form, then signing in works', async () => {

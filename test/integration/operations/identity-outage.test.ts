@@ -104,7 +104,8 @@ async function until(probe: () => Promise<boolean>, timeoutMs: number): Promise<
 
 const signIn = (headers: Record<string, string> = {}) => request(appServer).get('/sign-in').set(headers);
 const ready = () => request(appServer).get('/readyz');
-const isNormal = async () => (await signIn()).status === 303 && (await ready()).status === 200;
+// Normal: the sign-in page of a new flow, shown at once (decision 190).
+const isNormal = async () => (await signIn()).status === 200 && (await ready()).status === 200;
 
 describe('identity service outage', () => {
   test('down: /sign-in answers a translated 503 within 2 s, as HTML and JSON, and /readyz 503; back up: normal within 5 s', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureRateLimits, resetRateLimitSettings } from '../../../server/security/rate-limit.ts';
 import { configureUniformTiming } from '../../../server/security/uniform-timing.ts';
 import { uniqueEmail, useIdentities } from '../../support/fixtures.ts';
-import { csrfFrom, visibleText } from '../../support/http.ts';
+import { csrfFrom, flowFormAction, visibleText } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { openApiContract, type Contract } from '../../support/openapi-contract.ts';
 
@@ -112,9 +112,9 @@ describe('sign-in rate limits', () => {
 describe('recovery, verification and resend rate limits', () => {
   async function recoveryForm(ip: string) {
     const agent = request.agent(stack.appUrl);
-    const start = await agent.get('/forgot-password').set('X-Forwarded-For', ip).expect(303);
-    const page = await agent.get(start.headers.location!).set('X-Forwarded-For', ip).expect(200);
-    return { agent, action: start.headers.location!, csrf: csrfFrom(page.text) };
+    const page = await agent.get('/forgot-password').set('X-Forwarded-For', ip).expect(200);
+    const start = flowFormAction(page.text);
+    return { agent, action: start, csrf: csrfFrom(page.text) };
   }
 
   it('limit recovery per email across IPs, with the documented JSON answer', async () => {
@@ -152,18 +152,18 @@ describe('recovery, verification and resend rate limits', () => {
   it('limit code guessing on verification per IP', async () => {
     const ip = '203.0.113.80';
     const agent = request.agent(stack.appUrl);
-    const start = await agent.get('/verify-account').set('X-Forwarded-For', ip).expect(303);
-    const page = await agent.get(start.headers.location!).set('X-Forwarded-For', ip).expect(200);
+    const page = await agent.get('/verify-account').set('X-Forwarded-For', ip).expect(200);
+    const start = flowFormAction(page.text);
     const csrf = csrfFrom(page.text);
     for (let i = 0; i < 3; i += 1) {
       const res = await agent
-        .post(start.headers.location!)
+        .post(start)
         .set('X-Forwarded-For', ip)
         .type('form')
         .send({ csrf_token: csrf, code: `12345${i}` });
       expect(res.status).not.toBe(429);
     }
-    const blocked = await agent.post(start.headers.location!).set(json).set('X-Forwarded-For', ip).send({ csrf_token: csrf, code: '123459' }).expect(429);
+    const blocked = await agent.post(start).set(json).set('X-Forwarded-For', ip).send({ csrf_token: csrf, code: '123459' }).expect(429);
     contract.response('post', '/verify-account', 429, blocked.body);
   });
 
@@ -171,10 +171,10 @@ describe('recovery, verification and resend rate limits', () => {
     const email = 'flooded.inbox@example.com';
     const send = async (ip: string) => {
       const agent = request.agent(stack.appUrl);
-      const start = await agent.get('/sign-up/resend-verification-email').set('X-Forwarded-For', ip).expect(303);
-      const page = await agent.get(start.headers.location!).set('X-Forwarded-For', ip).expect(200);
+      const page = await agent.get('/sign-up/resend-verification-email').set('X-Forwarded-For', ip).expect(200);
+      const start = flowFormAction(page.text);
       return agent
-        .post(start.headers.location!)
+        .post(start)
         .set(json)
         .set('X-Forwarded-For', ip)
         .send({ csrf_token: csrfFrom(page.text), email });

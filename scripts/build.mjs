@@ -27,6 +27,8 @@ const client = await esbuild.build({
     avatar: 'client/avatar.ts',
     // Tooltips likewise: loaded by the pages that render one (views/components/Tooltip.tsx).
     tooltip: 'client/tooltip.ts',
+    // The page-level loading overlay that follows a form (views/components/LoadingOverlay.tsx `follows`).
+    'page-loading': 'client/page-loading.ts',
     // The live-session socket: loaded by signed-in pages only (views/components/LiveSession.tsx, decision 160).
     socket: 'client/socket.ts',
     // Cookie consent (decision 170): the banner island (shown pages only) and analytics (once allowed).

@@ -1,5 +1,6 @@
 import { useT, useView } from '../context.ts';
 import { cx } from './cx.ts';
+import { IslandScript } from './IslandScript.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
 
 export type LoadingOverlayProps = {
@@ -7,6 +8,12 @@ export type LoadingOverlayProps = {
   /** An opaque white background instead of the translucent page colour. */
   whiteBackground?: boolean;
   id?: string;
+  /**
+   * The page-level loading flag: the id of a form whose time in flight (its aria-busy) this overlay shows,
+   * e.g. a hand-off to a provider. Loads the overlay's island (client/page-loading.ts); without JavaScript
+   * the overlay stays hidden and the form posts as usual.
+   */
+  follows?: string;
 };
 
 /**
@@ -16,7 +23,7 @@ export type LoadingOverlayProps = {
 export function LoadingOverlay(props: LoadingOverlayProps) {
   const t = useT();
   const { brand } = useView();
-  const { open = true, whiteBackground = false, id = 'loading-overlay' } = props;
+  const { open = true, whiteBackground = false, id = 'loading-overlay', follows } = props;
   return (
     <div
       className={cx('loading-overlay', whiteBackground && 'loading-overlay--white')}
@@ -25,10 +32,12 @@ export function LoadingOverlay(props: LoadingOverlayProps) {
       role="status"
       aria-live="polite"
       hidden={!open}
+      data-follows={follows}
     >
       <img className="loading-overlay__logo" src={brand.logoUrl} alt="" width="64" height="64" />
       <ProgressBar label={t('ui.loading')} className="loading-overlay__progress" />
       <span className="visually-hidden">{t('ui.loading')}</span>
+      {follows ? <IslandScript name="page-loading" /> : null}
     </div>
   );
 }

@@ -1,6 +1,8 @@
 import { Avatar } from '../components/Avatar.tsx';
 import { Button } from '../components/Button.tsx';
 import { Checkbox } from '../components/Checkbox.tsx';
+import { LoadingOverlay } from '../components/LoadingOverlay.tsx';
+import { Tooltip } from '../components/Tooltip.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { useCachedT } from '../components/flow/labels.ts';
 import { useView } from '../context.ts';
@@ -42,7 +44,12 @@ export function ConsentPage(props: {
       <form id="consent-form" method="post" action={props.action} data-island="form">
         <input type="hidden" name="_csrf" value={csrfToken ?? ''} />
         <input type="hidden" name="consent_challenge" value={props.challenge} />
-        <Checkbox id="consent-remember" name="remember" value="true" label={t('oauth2.consent.remember')} />
+        <div className="consent__remember">
+          <Checkbox id="consent-remember" name="remember" value="true" label={t('oauth2.consent.remember')} />
+          <Tooltip id="consent-remember-help" content={t('oauth2.consent.rememberHelp', { client: props.clientName })}>
+            {t('oauth2.consent.rememberHelpTrigger')}
+          </Tooltip>
+        </div>
         <div className="auth-card__actions">
           <Button type="submit" name="decision" value="allow" variant="PRIMARY" fullWidth>
             {t('oauth2.consent.allow')}
@@ -52,6 +59,8 @@ export function ConsentPage(props: {
           </Button>
         </div>
       </form>
+      {/* Allow and Deny both send the browser on to the app: the overlay shows that hand-off. */}
+      <LoadingOverlay open={false} id="consent-loading" follows="consent-form" />
     </AuthCard>
   );
 }

@@ -3,6 +3,7 @@ import type { UiContainer } from '../../../core/kratos/types.ts';
 import { useT, useView } from '../../context.ts';
 import { Alert } from '../Alert.tsx';
 import { FlowForm } from '../flow/FlowForm.tsx';
+import { Tooltip } from '../Tooltip.tsx';
 import { sectionUi } from './flow-sections.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
@@ -60,6 +61,11 @@ export function PasswordSection(props: {
         ui={sectionUi(props.ui, 'password', { withErrors: props.withErrors })}
         fieldErrors={props.fieldErrors}
         submitLabels={{ 'method:password': t(`${key}.submit`) }}
+        beforeSubmit={
+          <Tooltip id="password-rules" content={t('profile.password.rules')}>
+            {t('profile.password.rulesTrigger')}
+          </Tooltip>
+        }
       />
     </ProfileSection>
   );

@@ -2,7 +2,6 @@ import { FORM_IDS } from '../../../core/form-ids.ts';
 import { useT } from '../../context.ts';
 import { Alert } from '../Alert.tsx';
 import { Button } from '../Button.tsx';
-import { LoadingOverlay } from '../LoadingOverlay.tsx';
 import { ProviderMark } from '../flow/ProviderMark.tsx';
 import { providerName, type LinkedLogin } from './linked-logins.ts';
 import { ProfileSection } from './ProfileSection.tsx';
@@ -93,8 +92,6 @@ export function LinkedLoginsSection(props: LinkedLoginsView) {
           <p className="profile-logins__none">{t('profile.linkedLogins.none')}</p>
         )}
       </form>
-      {/* Link sends the browser on to the provider (Unlink back here): the overlay shows that hand-off. */}
-      <LoadingOverlay open={false} id="profile-logins-loading" follows={FORM_IDS.profileLogins} />
     </ProfileSection>
   );
 }

@@ -114,4 +114,15 @@ describe('LoadingOverlay', () => {
     expect(render(<LoadingOverlay />)).not.toContain('loading-overlay--white');
     expect(tagWith(render(<LoadingOverlay open={false} />), 'class="loading-overlay"')).toContain('hidden=""');
   });
+
+  it('follows a form (the page-level loading flag): hidden, names the form, loads its own island only then', () => {
+    const islandScripts = { 'page-loading': '/assets/page-loading-X.js' };
+    const html = render(<LoadingOverlay open={false} id="o" follows="consent-form" />, { islandScripts });
+    const overlay = tagWith(html, 'id="o"');
+    expect(overlay).toContain('data-follows="consent-form"');
+    expect(overlay).toContain('role="status"');
+    expect(overlay).toContain('hidden=""');
+    expect(html).toContain('src="/assets/page-loading-X.js"');
+    expect(render(<LoadingOverlay open={false} />, { islandScripts })).not.toContain('page-loading');
+  });
 });

@@ -25,8 +25,8 @@ export type ScreenStack = {
   /** A verified account with a password, deleted after the scenario. */
   newAccount(label: string): Promise<{ email: string; password: string; name: string }>;
   /**
-   * A page of this app at `path`. The settings page opens its Kratos flow on arrival, so its address
-   * gains `?flow=<id>`; the home has no query.
+   * A page of this app at `path`. The settings page shows a new Kratos flow on arrival: with JavaScript its
+   * address then gains `?flow=<id>` (decision 190), without it stays as it was; the home has no query.
    */
   landsOn(path: string): RegExp;
   /** The sign-in page a guard sent the browser to, and the return_to it carries. */

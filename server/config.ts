@@ -101,8 +101,8 @@ export const envSchema = z.object({
   KRATOS_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
   /**
    * Sockets each Ory client (Kratos public and admin, Hydra admin) opens at most. No more than MAX_IN_FLIGHT
-   * requests run at once, each with one Ory call at a time, so 64 serves them all; more only held the calls
-   * of clients that gave up, and 8 cut throughput (`npm run bench`, README "On the server").
+   * (64) requests run at once, each with one Ory call at a time, so 64 serves them all; more would only hold
+   * the calls of clients that gave up. 8 to 256 measured alike under load (README "On the server").
    */
   ORY_MAX_SOCKETS: z.coerce.number().int().min(1).default(64),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),

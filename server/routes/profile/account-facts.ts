@@ -74,20 +74,27 @@ function failure(req: Request, error: unknown, what: string): null {
   return null;
 }
 
-/** The signed-in identity's facts, once per request; null when the admin API cannot tell (logged). */
-export async function loadAccountFacts(req: Request, res: Response): Promise<AccountFacts | null> {
-  if ('accountFacts' in res.locals) return res.locals.accountFacts as AccountFacts | null;
+/**
+ * The signed-in identity's facts, once per request (the first caller starts the read, later ones share
+ * it, so it can run alongside the other calls of the page); null when the admin API cannot tell (logged).
+ * `res.locals.accountFacts` holds the answer once it is known.
+ */
+export function loadAccountFacts(req: Request, res: Response): Promise<AccountFacts | null> {
+  const started = res.locals.accountFactsLoad as Promise<AccountFacts | null> | undefined;
+  if (started) return started;
+  const load = readAccountFacts(req, res).then((facts) => (res.locals.accountFacts = facts));
+  res.locals.accountFactsLoad = load;
+  return load;
+}
+
+async function readAccountFacts(req: Request, res: Response): Promise<AccountFacts | null> {
   const id = (res.locals.kratosSession as { identity?: { id?: string } } | undefined)?.identity?.id;
-  let facts: AccountFacts | null = null;
-  if (id) {
-    try {
-      facts = accountFactsOf((await identityAdmin(req).getIdentity({ id, includeCredential: ['password'] })).data as AdminIdentity);
-    } catch (error) {
-      facts = failure(req, error, 'identity credentials could not be read');
-    }
+  if (!id) return null;
+  try {
+    return accountFactsOf((await identityAdmin(req).getIdentity({ id, includeCredential: ['password'] })).data as AdminIdentity);
+  } catch (error) {
+    return failure(req, error, 'identity credentials could not be read');
   }
-  res.locals.accountFacts = facts;
-  return facts;
 }
 
 /** Records a password change on the identity (read, then write the whole public metadata back). */

@@ -57,6 +57,12 @@ function current(req: Request): ProfileLink | undefined {
   return link;
 }
 
+/** Whether a link is noted for the flow this request names: a GET then may be answered by `continueLink` itself. */
+export function linkNotedFor(req: Request): boolean {
+  const flowId = flowIdOf(req);
+  return flowId !== undefined && current(req)?.flowId === flowId;
+}
+
 function forget(req: Request): void {
   if (req.session?.profileLink) delete req.session.profileLink;
 }

@@ -31,6 +31,8 @@ export type Proxy = {
   expireNext: number;
   /** Likewise with 401 unauthorized: the backend refuses the token itself (a key or audience mismatch). */
   refuseNext: number;
+  /** Holds a request until the promise it returns settles (undefined: forward at once); the tests' own timing. */
+  hold?: (path: string) => Promise<void> | undefined;
   close(): Promise<void>;
 };
 
@@ -53,6 +55,11 @@ export async function startProxy(): Promise<Proxy> {
       res.writeHead(401, { 'Content-Type': 'application/json', Connection: 'close' });
       return void res.end(JSON.stringify({ code: 'unauthorized', message: 'The request could not be authorized' }));
     }
+    const held = proxy.hold?.(path);
+    if (held) return void held.then(() => forward(req, res, path));
+    forward(req, res, path);
+  });
+  function forward(req: http.IncomingMessage, res: http.ServerResponse, path: string) {
     const target = new URL(path, proxy.target);
     const upstream = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -63,7 +70,7 @@ export async function startProxy(): Promise<Proxy> {
       res.end();
     });
     req.pipe(upstream);
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   proxy.close = async () => {

@@ -1,0 +1,62 @@
+// GET /profile-settings asks the backend for the user and Kratos for the settings flow at the same time
+// (issue #17 item 5): the proxies in front of both hold each of those calls until the other one has
+// arrived too. Made one after another, the first call would wait for a second that only starts once it
+// is answered: the fail-safe lets it go after HOLD_AT_MOST_MS and the test fails on `together`.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
+
+let env: ProfileStack;
+beforeAll(async () => {
+  env = await startProfileStack();
+});
+afterAll(() => env?.close());
+const users = useProfileUsers(() => env);
+
+/** Only to end a sequential run's wait; a run that overlaps is released as soon as both calls are in. */
+const HOLD_AT_MOST_MS = 2_000;
+
+/** Holds the user lookup and the settings flow load until both are in flight (or the fail-safe). */
+function holdUntilBothArrive() {
+  const arrived = new Set<string>();
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const gate = { together: false, timedOut: false, arrived };
+  const failSafe = setTimeout(() => {
+    gate.timedOut = true;
+    release();
+  }, HOLD_AT_MOST_MS);
+  const arrive = (call: string) => {
+    arrived.add(call);
+    if (arrived.size === 2 && !gate.timedOut) {
+      gate.together = true;
+      clearTimeout(failSafe);
+      release();
+    }
+    return released;
+  };
+  env.backendProxy.hold = (path) => (path.startsWith('/api/user/get-current-user') ? arrive('user') : undefined);
+  env.identityProxy.hold = (path) => (/^\/self-service\/settings\/(flows\?|browser)/.test(path) ? arrive('flow') : undefined);
+  return gate;
+}
+
+function stopHolding() {
+  env.backendProxy.hold = undefined;
+  env.identityProxy.hold = undefined;
+}
+
+test.each([
+  ['a first visit (a new flow)', () => '/profile-settings'],
+  ['a visit with ?flow=', (settingsAction: string) => settingsAction],
+])('the user and the settings flow are asked for together on %s', async (_name, address) => {
+  const u = await users.signedIn({ name: 'Overlap Tester' });
+  const gate = holdUntilBothArrive();
+  try {
+    const page = await u.browser.get(address(u.settingsAction));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('value="Overlap Tester"');
+    expect([...gate.arrived].sort()).toEqual(['flow', 'user']);
+    expect(gate.together).toBe(true);
+  } finally {
+    stopHolding();
+  }
+});

@@ -10,9 +10,13 @@ export async function signInWith(page: Page, appUrl: string, email: string, pass
   await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/sign-in')), page.click('button[name="method"][value="password"]')]);
 }
 
-/** The settings page with its Kratos flow loaded, once `readySelector` (the section the test needs) is there. */
+/**
+ * The settings page with its Kratos flow loaded, once `readySelector` (the section the test needs) is there.
+ * The flow is shown on the first request (decision 190): its forms post to it; with JavaScript the address
+ * bar names it too.
+ */
 export async function openProfile(page: Page, appUrl: string, readySelector: string): Promise<void> {
   await page.goto(`${appUrl}/profile-settings`);
-  await page.waitForURL(/\/profile-settings\?flow=/);
+  await page.waitForSelector('form[action^="/profile-settings?flow="]', { state: 'attached' });
   await page.waitForSelector(readySelector);
 }

@@ -77,12 +77,15 @@ async function submit(form: HTMLFormElement, submitter: HTMLElement | null): Pro
       return location.assign(outcome.url);
     }
     if (outcome.kind === 'swap' && next) return swap(form, next);
-    toast(toastRegion().dataset.textServer || 'Something went wrong. Please try again.', { variant: 'error' });
+    // The translated texts are on the toast region every page renders (views/components/IslandChrome.tsx).
+    toast(toastRegion().dataset.textServer as string, { variant: 'error' });
   } catch {
-    toast(toastRegion().dataset.textNetwork || 'No connection. Please try again.', { variant: 'error' });
+    toast(toastRegion().dataset.textNetwork as string, { variant: 'error' });
   } finally {
     if (!leaving) {
       setBusy(form, submitter, false);
+      // Disabling the pressed button took the focus away: give it back, where the keyboard user was.
+      if (document.activeElement === document.body) submitter?.focus();
       finishNavigationProgress();
     }
   }

@@ -226,6 +226,21 @@ for (const javaScriptEnabled of [true, false]) {
       await tabTo(page, 'button[name="decision"][value="allow"]');
       const atClient = (url: URL) => url.origin === documentApp.url && url.pathname === '/callback';
       if (javaScriptEnabled) {
+        // An answer that keeps the user here (a server error, told by a toast) takes the overlay away again.
+        screens.provoke(503);
+        await page.route(
+          `${screens.stack.appUrl}/consent**`,
+          (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 503 }) : route.continue()),
+          {
+            times: 1,
+          },
+        );
+        await page.keyboard.press('Enter');
+        await page.locator('.toast').first().waitFor();
+        await expect.poll(() => overlay.isVisible()).toBe(false);
+        expect(await page.locator('#consent-form').getAttribute('aria-busy')).toBe('false');
+        // The focus is back on Allow (disabling it while in flight had taken it away): Enter again is the retry.
+        expect(await focusedNote(page)).toContain('[decision=allow]');
         // The answer is held until the overlay has shown: it covers the hand-off, labelled, as a status.
         let release = () => {};
         const held = new Promise<void>((resolve) => (release = resolve));

@@ -1,4 +1,5 @@
 import { useView } from '../context.ts';
+import { BrandLogo } from './BrandLogo.tsx';
 import { cx } from './cx.ts';
 
 /**
@@ -9,7 +10,7 @@ export function Brand(props: { className?: string; href?: string }) {
   const { brand } = useView();
   return (
     <a className={cx('brand', props.className)} href={props.href ?? '/'}>
-      <img className="brand__logo" src={brand.logoUrl} alt="" width="32" height="32" />
+      <BrandLogo className="brand__logo" size={32} />
       <span className="brand__name">{brand.name}</span>
     </a>
   );

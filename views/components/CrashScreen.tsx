@@ -1,4 +1,5 @@
 import { useT, useView } from '../context.ts';
+import { BrandLogo } from './BrandLogo.tsx';
 import { Button } from './Button.tsx';
 
 /**
@@ -7,12 +8,12 @@ import { Button } from './Button.tsx';
  */
 export function CrashScreen(props: { requestId?: string; /** Inside another page (the kit): a section, not the page's main. */ embedded?: boolean }) {
   const t = useT();
-  const { url, requestId, brand } = useView();
+  const { url, requestId } = useView();
   const id = props.requestId ?? requestId;
   const Root = props.embedded ? 'section' : 'main';
   return (
     <Root className={props.embedded ? 'crash' : 'page page--center crash'} role="alert">
-      <img className="crash__logo" src={brand.logoUrl} alt="" width="48" height="48" />
+      <BrandLogo className="crash__logo" size={48} />
       <h1 className="crash__title">{t('crash.title')}</h1>
       <p className="crash__text">{t('crash.text')}</p>
       <Button href={url} variant="PRIMARY" size="LG" data-reload="">

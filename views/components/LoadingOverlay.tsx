@@ -1,4 +1,5 @@
-import { useT, useView } from '../context.ts';
+import { useT } from '../context.ts';
+import { BrandLogo } from './BrandLogo.tsx';
 import { cx } from './cx.ts';
 import { IslandScript } from './IslandScript.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
@@ -22,7 +23,6 @@ export type LoadingOverlayProps = {
  */
 export function LoadingOverlay(props: LoadingOverlayProps) {
   const t = useT();
-  const { brand } = useView();
   const { open = true, whiteBackground = false, id = 'loading-overlay', follows } = props;
   return (
     <div
@@ -34,7 +34,7 @@ export function LoadingOverlay(props: LoadingOverlayProps) {
       hidden={!open}
       data-follows={follows}
     >
-      <img className="loading-overlay__logo" src={brand.logoUrl} alt="" width="64" height="64" />
+      <BrandLogo className="loading-overlay__logo" size={64} />
       <ProgressBar label={t('ui.loading')} className="loading-overlay__progress" />
       <span className="visually-hidden">{t('ui.loading')}</span>
       {follows ? <IslandScript name="page-loading" /> : null}

@@ -4,13 +4,15 @@ import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { LiveSession } from '../components/LiveSession.tsx';
 import { OneTap } from '../components/OneTap.tsx';
 import { ThemeSwitcher } from '../components/ThemeSwitcher.tsx';
+import { FAVICON_DATA_URI } from '../components/BrandLogo.tsx';
 import { ConsentDefault } from '../components/consent/ConsentDefault.tsx';
 import { CookieConsent } from '../components/consent/CookieConsent.tsx';
 import { useView } from '../context.ts';
 
 /** `oneTap`: the One Tap island, an entry of its own, loaded only by a page that shows its form. */
 /** `appBridge`: the mobile gateway's web view bridge, loaded by its callback page only (decision 140). */
-export type DocumentAssets = { css: string; js: string; oneTap?: string; appBridge?: string };
+/** `guestCss`: the auth card screens' stylesheet, inlined on them in place of the `css` link (server/assets.ts, decision 195). */
+export type DocumentAssets = { css: string; js: string; oneTap?: string; appBridge?: string; guestCss?: string };
 
 // Runs before first paint so a stored dark (or auto → dark) theme never flashes light.
 const THEME_BOOTSTRAP =
@@ -40,8 +42,8 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title}</title>
         <link rel="canonical" href={props.canonical} />
-        <link rel="icon" href={`/favicon.ico${v}`} sizes="32x32" />
-        <link rel="icon" href={`/favicon.svg${v}`} type="image/svg+xml" />
+        {/* In the page itself (decision 195): no request for an icon; /favicon.ico stays served for other clients. */}
+        <link rel="icon" href={FAVICON_DATA_URI} type="image/svg+xml" />
         <link rel="apple-touch-icon" href={`/apple-touch-icon.png${v}`} />
         {/* Consent Mode's default before any tag (spec §4). */}
         <ConsentDefault />

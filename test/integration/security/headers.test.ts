@@ -150,11 +150,12 @@ describe('security headers', () => {
     }
   });
 
-  it('the page shell: lang, canonical link, favicons v2, viewport at scale 1, one stylesheet', async () => {
+  it('the page shell: lang, canonical link, favicon as data:, viewport at scale 1, one stylesheet', async () => {
     const res = await request(app).get('/missing?x=1');
     expect(res.text).toMatch(/^<!doctype html><html lang="en"/);
     expect(res.text).toContain('<link rel="canonical" href="https://accounts.example.com/missing"/>');
-    expect(res.text).toMatch(/<link rel="icon" href="\/favicon\.svg\?v=2"/);
+    // The favicon in the page itself (decision 195): no request for it.
+    expect(res.text).toMatch(/<link rel="icon" href="data:image\/svg\+xml,/);
     expect(res.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
     // Zoom stays allowed on phones (WCAG 1.4.4): no maximum-scale, no user-scalable=no.
     expect(res.text).not.toMatch(/maximum-scale|user-scalable/);

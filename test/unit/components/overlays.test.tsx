@@ -109,7 +109,8 @@ describe('LoadingOverlay', () => {
   it('shows the logo and a progress bar, white background optional', () => {
     const html = render(<LoadingOverlay whiteBackground />);
     expect(html).toContain('loading-overlay loading-overlay--white');
-    expect(html).toContain('src="/logo.svg"');
+    // The bundled logo is drawn in the page (decision 195): no request for it.
+    expect(html).toMatch(/<svg class="loading-overlay__logo"[^>]*><rect /);
     expect(tagWith(html, 'role="progressbar"')).toContain(`aria-label="${translate('ui.loading')}"`);
     expect(render(<LoadingOverlay />)).not.toContain('loading-overlay--white');
     expect(tagWith(render(<LoadingOverlay open={false} />), 'class="loading-overlay"')).toContain('hidden=""');

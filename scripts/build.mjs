@@ -7,6 +7,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
+import { guestStylesheet } from './guest-css.mjs';
 
 const { values: args } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' } } });
 const out = path.resolve(args.outdir);
@@ -68,6 +69,11 @@ for (const dir of [path.join(publicOut, 'assets'), publicOut]) {
     await writeFile(`${file}.gz`, gzipSync(body, { level: 9 }));
   }
 }
+
+// The guest auth screens' rules, which the server inlines on them (decision 195); written after the
+// compression above, since it is never served as a file. The name is GUEST_CSS_FILE in server/assets.ts.
+const fullCss = await readFile(path.join(publicOut, manifest['app.css']), 'utf8');
+await writeFile(path.join(publicOut, 'guest-inline.css'), await guestStylesheet(fullCss));
 
 await esbuild.build({
   entryPoints: { server: 'server/main.ts' },

@@ -7,7 +7,7 @@ import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { loadManifest } from './assets.ts';
+import { GUEST_CSS_FILE, loadGuestCss, loadManifest } from './assets.ts';
 import type { Config } from './config.ts';
 import { errorResponder, notFound } from './http-errors.ts';
 import { createI18n, i18nRequest } from './i18n.ts';
@@ -29,10 +29,10 @@ const REQUEST_ID = /^[\w.-]{1,128}$/;
 const BODY_LIMIT = '64kb';
 const PROBES = new Set<string>([ROUTES.health, ROUTES.ready]);
 
-/** `/favicon.ico`, … : the files directly in the built public folder, the manifest excepted. */
+/** `/favicon.ico`, … : the files directly in the built public folder, the manifest and the inlined guest CSS excepted. */
 function topLevelPublicFiles(dir: string): Set<string> {
   const names = readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name !== 'manifest.json' && !/\.(br|gz)$/.test(entry.name))
+    .filter((entry) => entry.isFile() && entry.name !== 'manifest.json' && entry.name !== GUEST_CSS_FILE && !/\.(br|gz)$/.test(entry.name))
     .map((entry) => `/${entry.name}`);
   return new Set(names);
 }
@@ -81,7 +81,13 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
     config,
     logger,
     i18n: await createI18n(config.LANGUAGES, config.DEFAULT_LANGUAGE, config.LOCALES_DIR),
-    assets: { css: manifest['app.css'] ?? '', js: manifest['main.js'] ?? '', oneTap: manifest['one-tap.js'], appBridge: manifest['app-bridge.js'] },
+    assets: {
+      css: manifest['app.css'] ?? '',
+      js: manifest['main.js'] ?? '',
+      oneTap: manifest['one-tap.js'],
+      appBridge: manifest['app-bridge.js'],
+      guestCss: loadGuestCss(config.ASSETS_DIR),
+    },
     islandScripts: islandScriptsOf(manifest),
     shuttingDown: false,
     readiness: [

@@ -5,6 +5,7 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
+import { inlineGuestCss } from './assets.ts';
 import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
 import { translator } from './request-context.ts';
@@ -69,7 +70,7 @@ export function renderPage(req: Request, res: Response, page: ReactElement, opti
     </ViewContextReact.Provider>,
   );
   res.status(options.status ?? 200);
-  sendHtml(req, res, `<!doctype html>${html}`);
+  sendHtml(req, res, `<!doctype html>${inlineGuestCss(html, locals.assets, ctx.nonce)}`);
 }
 
 /** Renders one fragment (a form) for the form-enhancement island to swap in. */

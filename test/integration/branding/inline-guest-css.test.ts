@@ -1,0 +1,100 @@
+// Lean CSS per page (issue 17 item 2, decision 195): the guest screens in the auth card layout carry
+// their stylesheet inline in a nonced <style> and name no stylesheet, logo or favicon file, so their first
+// paint waits on no request; other pages (the profile, the 404) link the full, cacheable stylesheet.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, cspNonceOf } from '../../support/app.ts';
+import { Browser, createIdentity, signIn } from '../../support/fixtures.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+
+let build: ReturnType<typeof buildApp>;
+let stack: Stack;
+let guestCss: string;
+beforeAll(async () => {
+  build = buildApp();
+  guestCss = readFileSync(path.join(build.assetsDir, 'guest-inline.css'), 'utf8');
+  stack = await startStack({ env: { ASSETS_DIR: build.assetsDir } });
+});
+afterAll(async () => {
+  await stack?.close();
+  build?.remove();
+});
+
+const STYLESHEET_LINK = /<link rel="stylesheet" href="\/assets\/app-[A-Z0-9]+\.css"\/>/;
+
+describe('inline guest CSS', () => {
+  it.each(['/sign-in', '/sign-up', '/forgot-password', '/sign-up/verification', '/sign-up/resend-verification-email'])(
+    '%s: the guest stylesheet in a nonced <style>, no stylesheet link, the logo and favicon in the page',
+    async (address) => {
+      const page = await new Browser(stack.appUrl).follow(address);
+      expect(page.status).toBe(200);
+      const nonce = cspNonceOf(page.headers.get('content-security-policy') ?? '');
+      expect(nonce).toBeTruthy();
+      expect(page.text).toContain('<main class="page page--auth"');
+      const head = page.text.slice(0, page.text.indexOf('</head>'));
+      expect(head).toContain(`<style nonce="${nonce}">${guestCss}</style>`);
+      expect(head).not.toMatch(/rel="stylesheet"/);
+      // No request for the logo or an icon: the default logo is drawn inline, the favicon is a data: address.
+      expect(page.text).not.toMatch(/src="\/logo\.svg"|href="\/favicon\./);
+      expect(page.text).toMatch(/<a class="brand brand--auth" href="\/"><svg class="brand__logo"[^>]*aria-hidden="true"/);
+      expect(head).toMatch(/<link rel="icon" href="data:image\/svg\+xml,/);
+    },
+  );
+
+  it('the CSP allows that <style> by its nonce, and data: images (the favicon)', async () => {
+    const page = await new Browser(stack.appUrl).follow('/sign-in');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    const nonce = cspNonceOf(csp);
+    expect(csp).toMatch(new RegExp(`style-src [^;]*'nonce-${nonce}'`));
+    expect(csp).toMatch(/img-src [^;]*data:/);
+  });
+
+  it('pages outside the auth card layout link the full stylesheet: the 404 and the signed-in profile', async () => {
+    const browser = new Browser(stack.appUrl);
+    const missing = await browser.follow('/no-such-page');
+    expect(missing.status).toBe(404);
+    expect(missing.text).toMatch(STYLESHEET_LINK);
+    expect(missing.text).not.toContain(guestCss);
+    const identity = await createIdentity(stack.identity.adminUrl, { prefix: 'inline-css' });
+    expect((await signIn(browser, identity.email)).status).toBe(303);
+    const profile = await browser.follow('/profile-settings');
+    expect(profile.status).toBe(200);
+    expect(profile.text).toMatch(STYLESHEET_LINK);
+    expect(profile.text).not.toContain('<main class="page page--auth"');
+    expect(profile.text).not.toContain(guestCss);
+  });
+
+  it('holds the rules the auth card, its forms and the islands on those screens need, and leaves out the profile', () => {
+    const full = readFileSync(path.join(build.assetsDir, 'assets', path.basename(manifestCss())), 'utf8');
+    expect(guestCss.length).toBeGreaterThan(1000);
+    expect(guestCss.length).toBeLessThan(full.length);
+    for (const selector of [
+      '.page--auth{',
+      '.auth-card{',
+      '.auth-card__title{',
+      '.brand__logo{',
+      '.btn--PRIMARY{',
+      '.field__input{',
+      '.checkbox__input{',
+      '.alert--error',
+      '[data-theme=dark]',
+      '.toast--success',
+      '.dialog{',
+      '.theme-switcher{',
+      '.cookie-banner{',
+      '.loading-overlay{',
+      '.visually-hidden',
+    ]) {
+      expect(guestCss, selector).toContain(selector);
+    }
+    // Rules only the signed-in profile uses are not sent to guests.
+    expect(full).toContain('.profile-');
+    expect(guestCss).not.toContain('.profile-');
+  });
+});
+
+function manifestCss(): string {
+  const manifest = JSON.parse(readFileSync(path.join(build.assetsDir, 'manifest.json'), 'utf8')) as Record<string, string>;
+  return manifest['app.css']!;
+}

@@ -5,7 +5,7 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
-import { inlineGuestCss } from './assets.ts';
+import { gzipAroundCss, inlineGuestCss } from './assets.ts';
 import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
 import { translator } from './request-context.ts';
@@ -69,8 +69,9 @@ export function renderPage(req: Request, res: Response, page: ReactElement, opti
       </Document>
     </ViewContextReact.Provider>,
   );
+  const withCss = inlineGuestCss(html, locals.assets, ctx.nonce);
   res.status(options.status ?? 200);
-  sendHtml(req, res, `<!doctype html>${inlineGuestCss(html, locals.assets, ctx.nonce)}`);
+  sendHtml(req, res, `<!doctype html>${withCss}`, withCss === html ? undefined : locals.assets.guestCss);
 }
 
 /** Renders one fragment (a form) for the form-enhancement island to swap in. */
@@ -95,13 +96,20 @@ const BROTLI_WINDOW_BITS = 16;
  * more CPU per page, which was the largest single cost of serving a sign-in page. Other answers still
  * go through the middleware, which leaves an already-encoded body alone.
  */
-function sendHtml(req: Request, res: Response, html: string): void {
+function sendHtml(req: Request, res: Response, html: string, inlineCss?: string): void {
   res.set('Cache-Control', 'no-store');
   res.type('html');
   res.vary('Accept-Encoding');
   // Browsers list `gzip, deflate, br, zstd` at one weight: brotli is chosen whenever it is accepted.
   const accepted = req.method === 'HEAD' || html.length < COMPRESS_FROM_BYTES ? [] : req.acceptsEncodings();
   const encoding = accepted.includes('br') ? 'br' : accepted.includes('gzip') ? 'gzip' : undefined;
+  // A page with the guest CSS inline: gzip around the CSS compressed once (decision 195), not brotli of it all.
+  const spliced = inlineCss && accepted.includes('gzip') ? gzipAroundCss(html, inlineCss) : undefined;
+  if (spliced) {
+    res.set('Content-Encoding', 'gzip');
+    res.send(spliced);
+    return;
+  }
   if (encoding === 'br') {
     res.set('Content-Encoding', 'br');
     const params = {

@@ -2,8 +2,10 @@
 // their stylesheet inline in a nonced <style> and name no stylesheet, logo or favicon file, so their first
 // paint waits on no request; other pages (the profile, the 404) link the full, cacheable stylesheet.
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gzipAroundCss } from '../../../server/assets.ts';
 import { buildApp, cspNonceOf } from '../../support/app.ts';
 import { Browser, createIdentity, signIn } from '../../support/fixtures.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
@@ -41,6 +43,19 @@ describe('inline guest CSS', () => {
       expect(head).toMatch(/<link rel="icon" href="data:image\/svg\+xml,/);
     },
   );
+
+  it('is sent as gzip around the CSS compressed once, which a browser decoder reads as the whole page', async () => {
+    const answer = await fetch(`${stack.appUrl}/forgot-password`, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(answer.headers.get('content-encoding')).toBe('gzip');
+    const text = await answer.text();
+    expect(text).toContain(guestCss);
+    expect(text.trimEnd()).toMatch(/<\/html>$/);
+    // The splice itself, byte for byte, with the CSS at the start, the middle and the end.
+    for (const html of [`${guestCss}<p>after</p>`, `<head><style>${guestCss}</style></head><body>é ✓</body>`, `<p>before</p>${guestCss}`]) {
+      expect(gunzipSync(gzipAroundCss(html, guestCss)!).toString()).toBe(html);
+    }
+    expect(gzipAroundCss('<p>no css here</p>', guestCss)).toBeUndefined();
+  });
 
   it('the CSP allows that <style> by its nonce, and data: images (the favicon)', async () => {
     const page = await new Browser(stack.appUrl).follow('/sign-in');

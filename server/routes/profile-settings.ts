@@ -4,7 +4,7 @@
  * deletion and reactivation (profile/account.ts) go through the user backend and mount here too.
  *
  *   GET  /profile-settings[?flow=&confirm=delete-account]   the page (JSON: flow, user, password kind…);
- *                                                           a new flow → 303 to ?flow=<id>
+ *                                                           a new flow is shown at once (decision 190)
  *   POST /profile-settings?flow=                            method=profile | password | oidc (Kratos's csrf_token)
  *
  * What is this screen's own: the backend's user record is loaded first (an account waiting for deletion
@@ -176,7 +176,7 @@ export const profileSettingsScreen: FlowScreen<unknown> = {
     get: {
       summary: 'Profile settings (Kratos settings flow and the user record)',
       description:
-        'Login required. Without `flow` (or with an expired one) a new settings flow is created: HTML answers 303 to `?flow=<id>`. ' +
+        'Login required. Without `flow` (or with an expired one) a new settings flow is created and shown at once, its id in the form's action (decision 190). ' +
         'An account waiting for deletion gets the reactivation offer instead.',
       ok: { description: 'The settings state (or, for an account pending deletion, the reactivation state)', schema: settingsState.or(pendingDeletionState) },
       more: { 401: errorResponse('Not signed in: meta.redirect_browser_to is the sign-in page') },

@@ -176,7 +176,7 @@ export const profileSettingsScreen: FlowScreen<unknown> = {
     get: {
       summary: 'Profile settings (Kratos settings flow and the user record)',
       description:
-        'Login required. Without `flow` (or with an expired one) a new settings flow is created and shown at once, its id in the form's action (decision 190). ' +
+        'Login required. Without `flow` (or with an expired one) a new settings flow is created and shown at once, its id in the form action (decision 190). ' +
         'An account waiting for deletion gets the reactivation offer instead.',
       ok: { description: 'The settings state (or, for an account pending deletion, the reactivation state)', schema: settingsState.or(pendingDeletionState) },
       more: { 401: errorResponse('Not signed in: meta.redirect_browser_to is the sign-in page') },

@@ -24,8 +24,8 @@ import path from 'node:path';
 import type { Browser } from 'playwright';
 import { launchBrowser } from '../test/support/chromium.ts';
 import { recoveredState, signedInState, startProduct, type Product, type SignedIn } from './page-stack.ts';
-import { PAGE_BUDGETS } from './budgets.ts';
-import { blockingTime, formatSpread, overBudget, spread, type Visit } from './page-figures.ts';
+import { PAGE_BUDGETS, SIGNED_IN_PAGE_BUDGETS } from './budgets.ts';
+import { blockingTime, formatSpread, overBudget, overTimeBudget, spread, type Gate, type Visit } from './page-figures.ts';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -34,6 +34,8 @@ const args = Object.fromEntries(
   }),
 );
 const RUNS = Number(args.runs ?? 7);
+// --gate=wire (what npm test runs): only requests and bytes fail a screen; times are printed (scripts/budgets.ts CI_GATES).
+const GATE: Gate = args.gate === 'wire' ? 'wire' : 'all';
 const DIST = path.resolve(args.dist ?? 'dist');
 const ISLAND_TIMEOUT_MS = 5_000;
 
@@ -175,6 +177,7 @@ async function main(): Promise<number> {
     );
     const all: Record<string, Run[]> = {};
     const failures: string[] = [];
+    const notGated: string[] = [];
     for (const screen of screens) {
       const base = screen.app === 'consent' ? consentUrl : appUrl;
       const runs: Run[] = [];
@@ -196,12 +199,15 @@ async function main(): Promise<number> {
           1,
         )} (HTTP ${first.status} → ${first.finalPath})`,
       );
-      for (const failure of overBudget(runs)) failures.push(`${screen.name}: ${failure}`);
+      const budgets = screen.signedIn || screen.recovered ? SIGNED_IN_PAGE_BUDGETS : PAGE_BUDGETS;
+      for (const failure of overBudget(runs, budgets, GATE)) failures.push(`${screen.name}: ${failure}`);
+      if (GATE === 'wire') for (const slow of overTimeBudget(runs, budgets)) notGated.push(`${screen.name}: ${slow}`);
     }
     if (args.json) writeFileSync(args.json, `${JSON.stringify({ runs: RUNS, load: os.loadavg(), screens: all }, null, 2)}\n`);
     console.log(
-      `budgets: interactive ≤ ${PAGE_BUDGETS.interactiveMs} ms and blocking ≤ ${PAGE_BUDGETS.blockingMs} ms (medians), ≤ ${PAGE_BUDGETS.requests} requests, ≤ ${PAGE_BUDGETS.bytes / 1024} KB (every run)`,
+      `budgets: interactive ≤ ${PAGE_BUDGETS.interactiveMs} ms and blocking ≤ ${PAGE_BUDGETS.blockingMs} ms (medians), ≤ ${PAGE_BUDGETS.requests} requests, ≤ ${PAGE_BUDGETS.bytes / 1024} KB (every run); signed in ≤ ${SIGNED_IN_PAGE_BUDGETS.requests} requests, ≤ ${SIGNED_IN_PAGE_BUDGETS.bytes / 1024} KB`,
     );
+    if (notGated.length) console.log(`over the time budgets, printed, not failing here (--gate=wire):\n  ${notGated.join('\n  ')}`);
     if (failures.length) {
       console.log(`over budget:\n  ${failures.join('\n  ')}`);
       return 1;

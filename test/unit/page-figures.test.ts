@@ -1,8 +1,8 @@
 // The page bench's own arithmetic (scripts/page-figures.ts): a wrong median or a lenient check would
 // let a slow screen pass `npm run bench:pages` in CI.
 import { describe, expect, it } from 'vitest';
-import { blockingTime, formatSpread, median, overBudget, spread, type Visit } from '../../scripts/page-figures.ts';
-import { PAGE_BUDGETS } from '../../scripts/budgets.ts';
+import { blockingTime, formatSpread, median, overBudget, overTimeBudget, spread, type Visit } from '../../scripts/page-figures.ts';
+import { PAGE_BUDGETS, SIGNED_IN_PAGE_BUDGETS } from '../../scripts/budgets.ts';
 
 const within: Visit = { interactiveMs: 800, blockingMs: 0, requests: 4, bytes: 14 * 1024 };
 const runs = (overrides: Partial<Visit>[]) => overrides.map((override) => ({ ...within, ...override }));
@@ -39,6 +39,20 @@ describe('page bench figures', () => {
   it('fails a screen whose island never answered in any run, and one with no runs', () => {
     expect(overBudget(runs([{ interactiveMs: undefined }, {}, {}]))).toEqual(['the island never answered in 1 of 3 runs']);
     expect(overBudget([])).toEqual(['no runs']);
+  });
+
+  it('on the wire gate (npm test), fails on requests, bytes and a silent island, never on times alone', () => {
+    const slow = runs([{ interactiveMs: 1500, blockingMs: 90 }, { interactiveMs: 1400, blockingMs: 80 }, {}]);
+    expect(overBudget(slow, PAGE_BUDGETS, 'wire')).toEqual([]);
+    expect(overTimeBudget(slow)).toEqual(['interactive at 1400 ms median > 900 ms', 'blocking time 80 ms median > 10 ms']);
+    expect(overBudget(runs([{ requests: 5 }, {}]), PAGE_BUDGETS, 'wire')).toEqual(['5 requests > 4']);
+    expect(overBudget(runs([{ interactiveMs: undefined }, {}]), PAGE_BUDGETS, 'wire')).toEqual(['the island never answered in 1 of 2 runs']);
+  });
+
+  it('gives signed-in pages room for their live session, not more time', () => {
+    expect(overBudget(runs([{ requests: 7, bytes: 20.3 * 1024 }]), SIGNED_IN_PAGE_BUDGETS)).toEqual([]);
+    expect(overBudget(runs([{ requests: 9 }]), SIGNED_IN_PAGE_BUDGETS)).toEqual(['9 requests > 8']);
+    expect(overBudget(runs([{ interactiveMs: 950 }]), SIGNED_IN_PAGE_BUDGETS)).toEqual(['interactive at 950 ms median > 900 ms']);
   });
 
   it('prints a median with its range, or one figure when every run agreed', () => {

@@ -45,7 +45,8 @@ export function stopAll() {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
 }
 
-async function waitFor(url, timeoutMs = 20_000) {
+/** Polls `url` until it answers 2xx, or throws after `timeoutMs`. */
+export async function waitFor(url, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

@@ -13,12 +13,12 @@
 // plus how many answers set our session cookie (must be 0). Exit status 1 when RSS grew by 20 MB or
 // more after the warm-up, or when any answer set a session cookie. Local only, bounded in count.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import net from 'node:net';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { APP_NODE_FLAGS } from './local-product.ts';
+import { freePort, rssMb, waitFor } from './bench-stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
@@ -33,17 +33,6 @@ const WARMUP = Math.min(Number(args.warmup ?? 30_000), TOTAL);
 const CONNECTIONS = Math.min(Number(args.connections ?? 20), 100);
 const LIMIT_MB = 20;
 const children = [];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function start(args, env) {
   const child = spawn(process.execPath, args, { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -81,21 +70,6 @@ function startStandIns(appUrl) {
     child.on('exit', (code) => reject(new Error(`stand-ins exited with ${code}`)));
   });
 }
-
-async function waitFor(url, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not become ready`);
-}
-
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 const FORGED_ACCOUNT = encodeURIComponent(JSON.stringify({ email: 'someone@example.com', name: 'Some One' }));
 

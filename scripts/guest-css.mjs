@@ -34,7 +34,8 @@ export async function guestStylesheet(css) {
     css: [{ raw: css }],
     // Class names in JSX/TS strings: words with `-` and `_` (BEM), as the default extractor sees them.
     defaultExtractor: (text) => text.match(/[A-Za-z0-9_-]+/g) ?? [],
-    safelist: { standard: [DYNAMIC_MODIFIERS], greedy: [] },
+    // The focus ring is a bare `:focus-visible` rule, which names no class the content could keep.
+    safelist: { standard: [DYNAMIC_MODIFIERS], greedy: [/focus-visible/] },
     // Themes and states are set as attributes by the islands (`data-theme`, `aria-*`, `open`): keep them.
     dynamicAttributes: ['data-theme', 'aria-expanded', 'aria-invalid', 'aria-busy', 'aria-hidden', 'aria-current', 'open', 'hidden'],
     keyframes: true,

@@ -41,7 +41,7 @@ export function inlineGuestCss(html: string, assets: { css: string; guestCss?: s
   return html.replace(link, () => `<style nonce="${nonce}">${assets.guestCss}</style>`);
 }
 
-type DeflatedPart = { text: string; bytes: Buffer; deflated: Buffer; crc: number };
+type DeflatedPart = { text: string; bytes: Buffer; deflated: Buffer };
 let deflatedGuestCss: DeflatedPart | undefined;
 
 // As renderPage's gzip: a small window and memory level compress our pages as well as the defaults do.
@@ -61,7 +61,7 @@ export function gzipAroundCss(html: string, css: string): Buffer | undefined {
   if (at < 0 || !css) return undefined;
   if (deflatedGuestCss?.text !== css) {
     const bytes = Buffer.from(css);
-    deflatedGuestCss = { text: css, bytes, deflated: deflateRawSync(bytes, { level: 9, finishFlush: zlib.Z_SYNC_FLUSH }), crc: crc32(bytes) };
+    deflatedGuestCss = { text: css, bytes, deflated: deflateRawSync(bytes, { level: 9, finishFlush: zlib.Z_SYNC_FLUSH }) };
   }
   const middle = deflatedGuestCss;
   const before = Buffer.from(html.slice(0, at));

@@ -23,7 +23,7 @@ export function overLimit<T>(items: readonly T[], phaseOf: (item: T) => string |
 /** The toast helper refuses to show nothing: a call without a message is a programming error. */
 export function requireMessage(message: unknown): string {
   if (typeof message !== 'string' || message.trim() === '') {
-    throw new TypeError('toast(message) needs a non-empty message');
+    throw new TypeError('toast: no message');
   }
   return message;
 }

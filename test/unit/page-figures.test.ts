@@ -16,8 +16,19 @@ describe('page bench figures', () => {
   });
 
   it('counts only what each long task spends over 50 ms', () => {
-    expect(blockingTime([40, 50, 80, 170])).toBe(30 + 120);
+    const tasks = [40, 50, 80, 170].map((duration, index) => ({ start: index * 1000, duration }));
+    expect(blockingTime(tasks)).toBe(30 + 120);
     expect(blockingTime([])).toBe(0);
+  });
+
+  it('from the first contentful paint on, as Lighthouse counts it: a task spanning it counts from there', () => {
+    const tasks = [
+      { start: 100, duration: 120 }, // ends at 220, before the paint at 300: not counted
+      { start: 250, duration: 150 }, // 300–400 after the paint: 100 ms, 50 over
+      { start: 500, duration: 90 }, // wholly after: 40 over
+    ];
+    expect(blockingTime(tasks, 300)).toBe(50 + 40);
+    expect(blockingTime(tasks, 0)).toBe(70 + 100 + 40);
   });
 
   it('passes a screen within every budget, at the budget itself too', () => {

@@ -37,4 +37,6 @@ async function start(): Promise<void> {
   document.addEventListener('islands:mount', (event) => mountAll(event.target as ParentNode));
 }
 
-void start();
+// The script is async (views/layout/Document.tsx): from a warm cache it may run before the page is parsed, then it waits for the rest.
+if (document.readyState === 'loading') addEventListener('DOMContentLoaded', start);
+else void start();

@@ -101,7 +101,8 @@ export function mountForms(root: ParentNode): void {
   for (const form of all<HTMLFormElement>(root, 'form[data-auto-submit]')) if (fresh(form)) form.submit();
   // Keys a page asks to forget (set after a sign-out): the last account, the session fingerprint…
   for (const el of all(root, '[data-clear-storage]')) {
-    for (const key of (el.dataset.clearStorage || '').split(/\s+/).filter(Boolean)) {
+    // An empty name (from extra spaces) removes nothing: no need to filter it out.
+    for (const key of (el.dataset.clearStorage || '').split(/\s+/)) {
       try {
         localStorage.removeItem(key);
       } catch {

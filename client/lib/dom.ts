@@ -24,19 +24,14 @@ export function hit<T extends Element = HTMLElement>(event: Event, selector: str
 export const CLOSE_ICON =
   '<svg class="icon" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>';
 
-/** Sets a translated text into the page's live region so screen readers announce it. */
+/**
+ * Sets a translated text into the page's live region so screen readers announce it. Every page
+ * renders that region (views/components/IslandChrome.tsx), so the island does not build one.
+ */
 export function announce(text: string): void {
-  let region = document.getElementById('live-region');
-  if (!region) {
-    region = document.createElement('div');
-    region.id = 'live-region';
-    region.className = 'visually-hidden';
-    region.setAttribute('aria-live', 'assertive');
-    region.setAttribute('aria-atomic', 'true');
-    document.body.append(region);
-  }
+  const region = document.getElementById('live-region');
+  if (!region) return;
   // Cleared first so the same message twice is announced twice.
   region.textContent = '';
-  const target = region;
-  setTimeout(() => (target.textContent = text), 50);
+  setTimeout(() => (region.textContent = text), 50);
 }

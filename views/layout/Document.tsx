@@ -50,7 +50,7 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOTSTRAP }} />
         {brand.accentColor ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: accentStyle(brand.accentColor) }} /> : null}
         {props.assets.css ? <link rel="stylesheet" href={props.assets.css} /> : null}
-        {props.assets.js ? <script type="module" nonce={nonce} src={props.assets.js} /> : null}
+        {props.assets.js ? <script type="module" async nonce={nonce} src={props.assets.js} /> : null}
         {oneTap && props.assets.oneTap ? <script type="module" nonce={nonce} src={props.assets.oneTap} /> : null}
       </head>
       {/* A flow made for this request: the enhance island puts its address in the address bar, so a reload reuses it (decision 190). */}

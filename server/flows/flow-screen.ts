@@ -34,7 +34,7 @@ import { documentFlowScreen, type FlowScreenDocs } from './flow-screen-docs.ts';
 import { flowErrorJson, splitFieldErrors, visibleFieldNames } from './form-answers.ts';
 import { prefillFlow, replacementFlow, restartNotice } from './flow-replacement.ts';
 import { flowParams, load, renderScreen, show, signedInTarget, withoutFlow, type Errors } from './flow-screen-show.ts';
-import { classifySubmit, getFlow, isFlowId, submitFlow, type CreateFlowParams, type LoadedFlow, type SubmitOutcome } from './kratos.ts';
+import { classifySubmit, getFlow, isFlowId, submitFlow, type CreateFlowParams, type KratosAnswer, type LoadedFlow, type SubmitOutcome } from './kratos.ts';
 import { screenQuery, withParams, type ScreenQuery } from './query.ts';
 import { respondError, respondRedirect, responseMode } from './respond.ts';
 import { echoedInput, parseBody } from './schemas.ts';
@@ -96,6 +96,8 @@ export type FlowScreen<Body> = {
    * expired or foreign one restarts, other failures go to `onError`). Null: refused, the screen answered.
    */
   fromFlow?(screen: ScreenRequest, flow: KratosFlow, body: Body): Awaitable<Record<string, unknown> | null>;
+  /** With `fromFlow`: reads the submitted flow; defaults to `getFlow` (a screen may have started it alongside its other calls). */
+  submitted?(screen: ScreenRequest, id: string): Promise<KratosAnswer<KratosFlow>>;
   onSuccess(screen: ScreenRequest, outcome: Success, body: Body): Awaitable<void>;
   /** Our own check before Kratos hears of a valid submission (reCAPTCHA, decision 170): a refusal is the form again, 400, with its code. */
   precheck?(screen: ScreenRequest, body: Body): Awaitable<{ code: string; key: string } | null>;
@@ -226,7 +228,7 @@ async function submit<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promi
   if (refused) return refuseBody(def, screen, { fieldErrors: {}, formErrors: [refused.key], code: refused.code });
   let kratosBody: Record<string, unknown> | null;
   if (def.fromFlow) {
-    const current = await getFlow(req, res, def.kind, flowId);
+    const current = await (def.submitted ? def.submitted(screen, flowId) : getFlow(req, res, def.kind, flowId));
     if (!current.ok) return answerOutcome(def, screen, flowId, classifySubmit(current), parsed.data);
     kratosBody = await def.fromFlow(screen, current.data, parsed.data);
     if (!kratosBody) return; // refused: the screen has answered

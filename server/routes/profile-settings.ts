@@ -31,7 +31,7 @@ import { avatarRoutes } from './profile/avatar.ts';
 import { loadAccountFacts, recordPasswordChange, type AccountFacts } from './profile/account-facts.ts';
 import { answerNoFlow, flowIdOf, loadUser, reauthenticate, sessionOf, settingsAction, signInAgain, type LoadedUser } from './profile/context.ts';
 import { answerLinkRedirect, continueLink, linkedProviderOf, linkNotedFor, linkRefusal, noteLinkAwaitingSignIn } from './profile/linking.ts';
-import { settlePageLoads, startPageLoads, takeSettingsFlow } from './profile/page-loads.ts';
+import { settlePageLoads, startPageLoads, startSubmitLoads, takeSettingsFlow, takeSubmittedFlow } from './profile/page-loads.ts';
 import { savedToast } from './profile/ways-in.ts';
 import { addFlash } from './profile/flash.ts';
 import { profileAnswer, renderProfile, renderReactivate } from './profile/page.ts';
@@ -53,8 +53,9 @@ function userOf(res: Response): LoadedUser {
 
 /**
  * The backend's record decides first: signed out → sign in again; waiting for deletion → only reactivation.
- * A GET starts the settings flow and the account facts alongside it (page-loads.ts), unless a noted link
- * may answer the request itself (continueLink).
+ * The Kratos calls that do not depend on it start alongside it (page-loads.ts): a GET's settings flow and
+ * account facts (unless a noted link may answer the request itself: continueLink), a post's submitted flow.
+ * The record's verdict is still read first; the early calls only finish before any answer.
  */
 const withUser: RequestHandler = async (req, res, next) => {
   const t = translator(req);
@@ -63,13 +64,13 @@ const withUser: RequestHandler = async (req, res, next) => {
     if (responseMode(req) === 'json') return respondError(req, res, new AppError(400, 'invalid_flow', t('errorMessage.badRequest')));
     return respondRedirect(req, res, ROUTES.profile);
   }
-  const early = req.method === 'GET' && !linkNotedFor(req);
-  if (early) startPageLoads(req, res);
+  if (req.method === 'POST') startSubmitLoads(req, res, flowId!);
+  else if (req.method === 'GET' && !linkNotedFor(req)) startPageLoads(req, res);
   const loaded = await loadUser(req, res).catch(async (error: unknown) => {
     await settlePageLoads(res);
     throw error;
   });
-  if (early && (loaded.signedOut || loaded.user?.state === 'pending_deletion')) await settlePageLoads(res);
+  if (loaded.signedOut || loaded.user?.state === 'pending_deletion') await settlePageLoads(res);
   if (loaded.signedOut) return signInAgain(req, res, flowId && req.method === 'POST' ? settingsAction(flowId) : req.originalUrl);
   if (loaded.user?.state === 'pending_deletion') {
     if (req.method !== 'POST') return renderReactivate(req, res, loaded.user);
@@ -125,6 +126,7 @@ export const profileSettingsScreen: FlowScreen<unknown> = {
   body,
   flowParams: () => ({}),
   load: (screen, id) => takeSettingsFlow(screen.req, screen.res, id),
+  submitted: (screen, id) => takeSubmittedFlow(screen.req, screen.res, id),
   newFlowAddress: (screen, flow) =>
     pathWithQuery(ROUTES.profile, { flow: flow.id, confirm: screen.req.query.confirm === 'delete-account' ? 'delete-account' : undefined }),
   onNoFlow: (screen, failure) => answerNoFlow(screen.req, screen.res, failure),

@@ -1,8 +1,11 @@
-// GET /profile-settings asks the backend for the user and Kratos for the settings flow at the same time
-// (issue #17 item 5): the proxies in front of both hold each of those calls until the other one has
-// arrived too. Made one after another, the first call would wait for a second that only starts once it
-// is answered: the fail-safe lets it go after HOLD_AT_MOST_MS and the test fails on `together`.
+// /profile-settings asks the backend for the user and Kratos for the settings flow at the same time
+// (issue #17 item 5), on a GET (the flow to show) and on a post (the submitted flow, read to build the
+// body): the proxies in front of both hold each of those calls until the other one has arrived too. Made
+// one after another, the first call would wait for a second that only starts once it is answered: the
+// fail-safe lets it go after HOLD_AT_MOST_MS and the test fails on `together`.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { getIdentity } from '../../support/fixtures.ts';
 import { startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
 let env: ProfileStack;
@@ -59,4 +62,51 @@ test.each([
   } finally {
     stopHolding();
   }
+});
+
+test('a post reads the user and the submitted flow together, and still saves', async () => {
+  const u = await users.signedIn({ name: 'Before Overlap' });
+  const gate = holdUntilBothArrive();
+  try {
+    const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': 'After Overlap' });
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe(u.settingsAction);
+    expect([...gate.arrived].sort()).toEqual(['flow', 'user']);
+    expect(gate.together).toBe(true);
+  } finally {
+    stopHolding();
+  }
+  expect((await getIdentity(env.identityAdminUrl, u.id)).traits.name).toBe('After Overlap');
+});
+
+test('a post whose user lookup fails still saves (an outage leaves the page usable), as before', async () => {
+  const u = await users.signedIn({ name: 'Outage Before' });
+  const gate = holdUntilBothArrive();
+  const backendUrl = env.backendProxy.target;
+  env.backendProxy.target = 'http://127.0.0.1:9'; // nothing listens: the proxy answers 502
+  try {
+    const answer = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': 'Outage After' });
+    expect(answer.status).toBe(303);
+    expect(gate.together).toBe(true);
+  } finally {
+    stopHolding();
+    env.backendProxy.target = backendUrl;
+  }
+  expect((await getIdentity(env.identityAdminUrl, u.id)).traits.name).toBe('Outage After');
+});
+
+test('a post to a flow Kratos does not know, read alongside the user, continues on a new flow as before', async () => {
+  const u = await users.signedIn({ name: 'Gone Flow' });
+  const unknownFlow = u.settingsAction.replace(/flow=[^&]+/, `flow=${randomUUID()}`);
+  const gate = holdUntilBothArrive();
+  try {
+    const answer = await u.browser.post(unknownFlow, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': 'Not Saved' });
+    expect(gate.together).toBe(true);
+    expect(answer.status).toBe(303);
+    expect(answer.location).toMatch(/^\/profile-settings\?flow=[0-9a-f-]{36}$/);
+    expect(answer.location).not.toBe(unknownFlow);
+  } finally {
+    stopHolding();
+  }
+  expect((await getIdentity(env.identityAdminUrl, u.id)).traits.name).toBe('Gone Flow');
 });

@@ -18,8 +18,10 @@
 // password's updated_at too, checked on real Kratos). So a successful password change on this page is
 // recorded in the identity's public metadata, and only when a password existed before (setting the
 // first one is not a change).
+import { IdentityApiAxiosParamCreator, type Configuration, type IdentityApi } from '@ory/client';
 import type { Request, Response } from 'express';
 import { AppError } from '../../../core/errors.ts';
+import { kratosAdapter, type AdapterConfig } from '../../flows/transport.ts';
 import { oryClients } from '../../ory.ts';
 import { configOf } from '../../request-context.ts';
 import { providerOfIdentifier } from '../../../views/components/profile/linked-logins.ts';
@@ -68,6 +70,35 @@ function identityAdmin(req: Request) {
   return oryClients(configOf(req)).identityAdmin;
 }
 
+type AdminRequests = { build: ReturnType<typeof IdentityApiAxiosParamCreator>; basePath: string };
+const adminRequestsOf = new WeakMap<IdentityApi, AdminRequests>();
+
+/**
+ * The SDK's request builder on the admin client's own configuration (base path, API key, transport, agents
+ * and deadline, all set once in server/ory.ts): every page view reads the facts, and axios's per-call
+ * machinery around the transport cost about as much CPU as the rest of the call (CPU profile, issue #17
+ * item 5). The SDK keeps the configuration protected; it is read once per client.
+ */
+function adminRequests(req: Request): AdminRequests {
+  const client = identityAdmin(req);
+  let found = adminRequestsOf.get(client);
+  if (!found) {
+    const configuration = (client as unknown as { configuration: Configuration }).configuration;
+    found = { build: IdentityApiAxiosParamCreator(configuration), basePath: configuration.basePath ?? '' };
+    adminRequestsOf.set(client, found);
+  }
+  return found;
+}
+
+/** GET /admin/identities/{id}?include_credential=password, straight through the transport; a non-2xx answer throws with its status. */
+async function adminIdentityWithPassword(req: Request, id: string): Promise<AdminIdentity> {
+  const { build, basePath } = adminRequests(req);
+  const args = await build.getIdentity(id, ['password']);
+  const answer = await kratosAdapter({ ...(args.options as AdapterConfig), url: basePath + args.url, validateStatus: () => true });
+  if (answer.status < 200 || answer.status >= 300) throw Object.assign(new Error(`admin identity: ${answer.status}`), { response: { status: answer.status } });
+  return JSON.parse(answer.data) as AdminIdentity;
+}
+
 function failure(req: Request, error: unknown, what: string): null {
   const status = error instanceof AppError ? error.status : (error as { response?: { status?: number } }).response?.status;
   req.log?.warn({ status, code: error instanceof AppError ? error.code : undefined }, what);
@@ -91,7 +122,7 @@ async function readAccountFacts(req: Request, res: Response): Promise<AccountFac
   const id = (res.locals.kratosSession as { identity?: { id?: string } } | undefined)?.identity?.id;
   if (!id) return null;
   try {
-    return accountFactsOf((await identityAdmin(req).getIdentity({ id, includeCredential: ['password'] })).data as AdminIdentity);
+    return accountFactsOf(await adminIdentityWithPassword(req, id));
   } catch (error) {
     return failure(req, error, 'identity credentials could not be read');
   }

@@ -5,6 +5,7 @@ import { Alert } from '../Alert.tsx';
 import { Avatar } from '../Avatar.tsx';
 import { Button } from '../Button.tsx';
 import { IslandScript } from '../IslandScript.tsx';
+import { useFixedT } from './fixed-texts.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
 /**
@@ -14,17 +15,18 @@ import { ProfileSection } from './ProfileSection.tsx';
  */
 export function AvatarSection(props: { name: string; avatarUrl?: string | null; error?: string; unavailable?: boolean; flowId?: string }) {
   const t = useT();
+  const fixedT = useFixedT();
   // The settings flow travels along, so an answer (or a refused upload) comes back to the same page.
   const back = props.flowId ? `?flow=${encodeURIComponent(props.flowId)}` : '';
   const { csrfToken } = useView();
   const limit = { limit: AVATAR_MAX_MEGABYTES };
   return (
-    <ProfileSection id="avatar" title={t('profile.avatar.title')} description={t('profile.avatar.description', limit)}>
+    <ProfileSection id="avatar" title={t('profile.avatar.title')} description={fixedT('profile.avatar.description', limit)}>
       <div
         className="profile-avatar"
         data-island="avatar-upload"
         data-max-bytes={AVATAR_MAX_BYTES}
-        data-text-oversize={t('errorMessage.avatarOversize', limit)}
+        data-text-oversize={fixedT('errorMessage.avatarOversize', limit)}
         data-text-one-file={t('errorMessage.onlyOnFileAllowed')}
         data-text-type={t('errorMessage.validFile')}
         data-text-none={t('errorMessage.fileTypeNotExist')}
@@ -55,7 +57,7 @@ export function AvatarSection(props: { name: string; avatarUrl?: string | null; 
               </p>
             </div>
             <p className="field__hint" id="avatar-hint">
-              {t('profile.avatar.hint', limit)}
+              {fixedT('profile.avatar.hint', limit)}
             </p>
             <Button type="submit" variant="PRIMARY" size="MD" disabled={props.unavailable}>
               {t('profile.avatar.upload')}

@@ -2,6 +2,7 @@ import { ROUTES } from '../../../core/routes.ts';
 import { useT } from '../../context.ts';
 import { Button } from '../Button.tsx';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
+import { useFixedT } from './fixed-texts.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
 export const DELETE_DIALOG_ID = 'delete-account-dialog';
@@ -13,12 +14,13 @@ export const DELETE_DIALOG_ID = 'delete-account-dialog';
  */
 export function DeleteAccountSection(props: { confirmOpen: boolean; graceDays: number; cancelHref: string }) {
   const t = useT();
+  const fixedT = useFixedT();
   return (
     <ProfileSection
       id="delete-account"
       className="profile-danger"
       title={t('profile.delete.title')}
-      description={t('profile.delete.description', { days: props.graceDays })}
+      description={fixedT('profile.delete.description', { days: props.graceDays })}
     >
       <Button href={`${ROUTES.profile}?confirm=delete-account#${DELETE_DIALOG_ID}`} variant="SECONDARY" size="MD" data-dialog-open={DELETE_DIALOG_ID}>
         {t('profile.delete.button')}
@@ -34,7 +36,7 @@ export function DeleteAccountSection(props: { confirmOpen: boolean; graceDays: n
         confirmText={t('profile.delete.confirm')}
         cancelText={t('profile.delete.cancel')}
       >
-        <p>{t('profile.delete.confirmText', { days: props.graceDays })}</p>
+        <p>{fixedT('profile.delete.confirmText', { days: props.graceDays })}</p>
       </ConfirmDialog>
     </ProfileSection>
   );

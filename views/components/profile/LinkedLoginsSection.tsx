@@ -4,6 +4,7 @@ import { Alert } from '../Alert.tsx';
 import { Button } from '../Button.tsx';
 import { ProviderMark } from '../flow/ProviderMark.tsx';
 import { providerName, type LinkedLogin } from './linked-logins.ts';
+import { useFixedT } from './fixed-texts.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
 export type LinkedLoginsView = {
@@ -22,6 +23,7 @@ export type LinkedLoginsView = {
 
 function LoginRow(props: { login: LinkedLogin }) {
   const t = useT();
+  const fixedT = useFixedT(); // provider names come from the configured login services
   const { login } = props;
   const name = providerName(t, login.provider, login.label);
   const reasonId = `logins-${login.provider}-reason`;
@@ -32,7 +34,7 @@ function LoginRow(props: { login: LinkedLogin }) {
       <span className="profile-logins__state">{login.linked ? t('profile.linkedLogins.state.linked') : t('profile.linkedLogins.state.notLinked')}</span>
       {login.action === 'link' ? (
         <Button name="link" value={login.provider} variant="SECONDARY" size="SM">
-          {t('profile.linkedLogins.link', { provider: name })}
+          {fixedT('profile.linkedLogins.link', { provider: name })}
         </Button>
       ) : (
         // Kratos offers no unlink for the last way in: the button stays, disabled, with the reason under it.
@@ -44,12 +46,12 @@ function LoginRow(props: { login: LinkedLogin }) {
           disabled={login.action === 'lastWayIn'}
           aria-describedby={login.action === 'lastWayIn' ? reasonId : undefined}
         >
-          {t('profile.linkedLogins.unlink', { provider: name })}
+          {fixedT('profile.linkedLogins.unlink', { provider: name })}
         </Button>
       )}
       {login.action === 'lastWayIn' ? (
         <p className="profile-logins__reason" id={reasonId}>
-          {t('profile.linkedLogins.lastWayIn', { provider: name })}
+          {fixedT('profile.linkedLogins.lastWayIn', { provider: name })}
         </p>
       ) : null}
     </li>
@@ -64,6 +66,7 @@ function LoginRow(props: { login: LinkedLogin }) {
  */
 export function LinkedLoginsSection(props: LinkedLoginsView) {
   const t = useT();
+  const fixedT = useFixedT();
   return (
     <ProfileSection id="logins" className="profile-logins" title={t('profile.linkedLogins.title')} description={t('profile.linkedLogins.description')}>
       <form id={FORM_IDS.profileLogins} className="profile-logins__form" method="post" action={props.action} data-island="form">
@@ -72,7 +75,7 @@ export function LinkedLoginsSection(props: LinkedLoginsView) {
             <p>{props.notice.text}</p>
           </Alert>
         ) : null}
-        {props.signedUpWith ? <p className="profile-logins__current">{t('profile.linkedLogins.signedUpWith', { service: props.signedUpWith })}</p> : null}
+        {props.signedUpWith ? <p className="profile-logins__current">{fixedT('profile.linkedLogins.signedUpWith', { service: props.signedUpWith })}</p> : null}
         <input type="hidden" name="csrf_token" value={props.csrfToken} />
         <input type="hidden" name="method" value="oidc" />
         {props.logins.length > 0 ? (

@@ -1,12 +1,13 @@
 import { ROUTES } from '../../../core/routes.ts';
 import { useT, useView } from '../../context.ts';
 import { Button } from '../Button.tsx';
+import { longDate } from './long-date.ts';
 
 /** After a deletion request: when it happens, and that signing in before then restores the account. */
 export function AccountDeletedNotice(props: { scheduledAt: string | null; graceDays: number }) {
   const t = useT();
   const { lang } = useView();
-  const date = props.scheduledAt ? new Date(props.scheduledAt).toLocaleDateString(lang, { dateStyle: 'long' } as Intl.DateTimeFormatOptions) : '';
+  const date = props.scheduledAt ? longDate(lang, props.scheduledAt) : '';
   return (
     <main className="page page--auth" data-page="account-deleted">
       <section className="auth-card">

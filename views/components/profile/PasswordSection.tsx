@@ -6,6 +6,7 @@ import { FlowForm } from '../flow/FlowForm.tsx';
 import { Tooltip } from '../Tooltip.tsx';
 import { sectionUi } from './flow-sections.ts';
 import { ProfileSection } from './ProfileSection.tsx';
+import { longDate } from './long-date.ts';
 
 /**
  * Spec §3 password change kinds (how the server decides: server/routes/profile/account-facts.ts):
@@ -35,7 +36,7 @@ export function PasswordSection(props: {
   const t = useT();
   const { lang } = useView();
   const key = `profile.password.kind.${props.kind}`;
-  const date = props.changedAt ? new Date(props.changedAt).toLocaleDateString(lang, { dateStyle: 'long' } as Intl.DateTimeFormatOptions) : '';
+  const date = props.changedAt ? longDate(lang, props.changedAt) : '';
   const service = props.loginService ?? t('errorMessage.unknownThirdParty');
   return (
     <ProfileSection

@@ -2,6 +2,7 @@ import { ROUTES } from '../../../core/routes.ts';
 import { useT, useView } from '../../context.ts';
 import { Alert } from '../Alert.tsx';
 import { Button } from '../Button.tsx';
+import { longDate } from './long-date.ts';
 
 /**
  * Shown instead of the settings when a signed-in account is waiting for deletion (its grace period
@@ -10,7 +11,7 @@ import { Button } from '../Button.tsx';
 export function ReactivateAccount(props: { scheduledAt: string | null; error?: string }) {
   const t = useT();
   const { csrfToken, lang } = useView();
-  const date = props.scheduledAt ? new Date(props.scheduledAt).toLocaleDateString(lang, { dateStyle: 'long' } as Intl.DateTimeFormatOptions) : '';
+  const date = props.scheduledAt ? longDate(lang, props.scheduledAt) : '';
   return (
     <section className="profile-section profile-reactivate" id="reactivate" aria-labelledby="reactivate-title">
       <h1 className="profile-section__title" id="reactivate-title">

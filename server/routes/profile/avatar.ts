@@ -18,7 +18,7 @@ import { documentEndpoint, errorResponse } from '../../openapi/registry.ts';
 import { translator } from '../../request-context.ts';
 import { CSRF_FIELD, CSRF_HEADER, isCsrfTokenValid, provideCsrfToken, requireCsrf } from '../../security/csrf.ts';
 import { relayAvatarUpload } from '../../avatar-relay.ts';
-import { backendFailure, backTo, settingsFlowOrAnswer, signInAgain } from './context.ts';
+import { backendFailure, backTo, settingsFlowAndUser, signInAgain } from './context.ts';
 import { addFlash } from './flash.ts';
 import { renderProfile } from './page.ts';
 import { AVATAR_ERRORS, avatarResult, flowIdQuery, ourCsrfBody } from './schemas.ts';
@@ -81,9 +81,9 @@ async function answerFailure(req: Request, res: Response, failure: unknown): Pro
   if (error === 'signed-out') return signInAgain(req, res, ROUTES.profile);
   if (error === 'pending-deletion') return respondRedirect(req, res, ROUTES.profile);
   if (responseMode(req) === 'json') return respondError(req, res, error);
-  const loaded = await settingsFlowOrAnswer(req, res);
+  const loaded = await settingsFlowAndUser(req, res);
   if (!loaded) return;
-  await renderProfile(req, res, { status: error.status, flow: loaded.flow, avatarError: error.message, fragment: 'avatar', error });
+  await renderProfile(req, res, { status: error.status, flow: loaded.flow, user: loaded.user, avatarError: error.message, fragment: 'avatar', error });
 }
 
 /** Back to the page with the toast (JSON: the avatar as it is now). */

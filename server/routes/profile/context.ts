@@ -78,12 +78,20 @@ export function answerNoFlow(req: Request, res: Response, failure: Extract<Loade
   respondError(req, res, mapIdentityProviderError(failure.status, failure.body, translator(req)));
 }
 
-/** Loads the settings flow named by ?flow= (or a new one); answers for itself when there is none. */
-export async function settingsFlowOrAnswer(req: Request, res: Response): Promise<{ flow: KratosFlow } | null> {
-  const loaded = await loadFlow(req, res, 'settings', req.query.flow);
-  if (loaded.ok) return { flow: loaded.flow };
-  answerNoFlow(req, res, loaded);
-  return null;
+/**
+ * The settings flow named by ?flow= (or a new one) and the backend's user record, asked for together
+ * (issue #17 item 5); answers for itself when there is no flow. Both are back before anything answers, and
+ * a failure decides as when they ran one after the other: the flow's first, then the user's.
+ */
+export async function settingsFlowAndUser(req: Request, res: Response): Promise<{ flow: KratosFlow; user: LoadedUser } | null> {
+  const [flow, user] = await Promise.allSettled([loadFlow(req, res, 'settings', req.query.flow), loadUser(req, res)]);
+  if (flow.status === 'rejected') throw flow.reason;
+  if (!flow.value.ok) {
+    answerNoFlow(req, res, flow.value);
+    return null;
+  }
+  if (user.status === 'rejected') throw user.reason;
+  return { flow: flow.value.flow, user: user.value };
 }
 
 /** A failed backend call as the error to answer: an outage is 503, anything else keeps its status and code. */

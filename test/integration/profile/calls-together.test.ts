@@ -1,11 +1,13 @@
 // /profile-settings asks the backend for the user and Kratos for the settings flow at the same time
 // (issue #17 item 5), on a GET (the flow to show) and on a post (the submitted flow, read to build the
-// body): the proxies in front of both hold each of those calls until the other one has arrived too. Made
+// body; a refused avatar upload answered with the page): the proxies in front of both hold each of those calls until the other one has arrived too. Made
 // one after another, the first call would wait for a second that only starts once it is answered: the
 // fail-safe lets it go after HOLD_AT_MOST_MS and the test fails on `together`.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { getIdentity } from '../../support/fixtures.ts';
+import { postMultipart } from '../../support/http.ts';
+import { makePng } from './images.ts';
 import { startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
 let env: ProfileStack;
@@ -109,4 +111,24 @@ test('a post to a flow Kratos does not know, read alongside the user, continues 
     stopHolding();
   }
   expect((await getIdentity(env.identityAdminUrl, u.id)).traits.name).toBe('Gone Flow');
+});
+
+test('a refused avatar upload shows the page again with the user and the flow asked for together', async () => {
+  const u = await users.signedIn({ name: 'Avatar Overlap' });
+  const flow = new URL(u.settingsAction, env.appUrl).search;
+  const twoFiles = [
+    { name: '_csrf', value: u.csrf },
+    { name: 'file', filename: 'one.png', type: 'image/png', data: makePng() },
+    { name: 'file', filename: 'two.png', type: 'image/png', data: makePng() },
+  ];
+  const gate = holdUntilBothArrive();
+  try {
+    const answer = await postMultipart(env.appUrl, u.browser.cookieHeader(), `/profile-settings/avatar${flow}`, twoFiles);
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('Please upload one file at a time.');
+    expect(answer.text).toContain('value="Avatar Overlap"');
+    expect(gate.together).toBe(true);
+  } finally {
+    stopHolding();
+  }
 });

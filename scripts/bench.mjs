@@ -120,7 +120,15 @@ async function overload(appPid, options) {
 /** A fresh app under 10 connections for SOAK seconds, cycling the three requests in 10 s slices. */
 async function soak(standIns) {
   const port = await freePort();
-  const { app, appUrl } = await startApp({ port, standIns, nodeFlags: NODE_FLAGS, env: APP_ENV, logLevel: args.log ?? 'info' });
+  const { app, appUrl } = await startApp({
+    port,
+    standIns,
+    nodeFlags: NODE_FLAGS,
+    env: APP_ENV,
+    logLevel: args.log ?? 'info',
+    bundle: args.app,
+    stdoutFile: args['app-stdout'],
+  });
   const requests = await prepareRequests(appUrl, standIns.adminUrl);
   const started = Date.now();
   console.log(`soak: fresh app ${appUrl}, RSS ${rssMb(app.pid).toFixed(0)} MB at start, ${SOAK} s of load`);

@@ -4,12 +4,13 @@ import path from 'node:path';
 import compression from 'compression';
 import expressStaticGzip from 'express-static-gzip';
 import cookieParser from 'cookie-parser';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { GUEST_CSS_FILE, loadGuestCss, loadManifest } from './assets.ts';
 import type { Config } from './config.ts';
 import { errorResponder, notFound } from './http-errors.ts';
+import { wantsJson } from './flows/respond.ts';
 import { createI18n, i18nRequest } from './i18n.ts';
 import type { AppLocals } from './locals.ts';
 import { logSerializers } from './logger.ts';
@@ -45,6 +46,27 @@ const dynamicAnswerDefaults: RequestHandler = (req, res, next) => {
   if ((req.app.locals as AppLocals).shuttingDown) res.set('Connection', 'close');
   next();
 };
+
+/**
+ * Express 5's `req.query` is a getter that parses the query string again on every read, and a sign-in
+ * page reads it about ten times (logging, guards, the flow, the view): parsed once here, then the same
+ * object, read-only as before (nothing of ours changes it). The query never changes within a request.
+ */
+const queryParsedOnce: RequestHandler = (req, _res, next) => {
+  Object.defineProperty(req, 'query', { value: req.query, enumerable: true, configurable: true });
+  next();
+};
+
+/**
+ * A browser's page load (a GET asking for HTML) is answered with a page that compresses itself
+ * (server/render.tsx sendHtml) or a redirect of a few bytes: the compression middleware, which wraps
+ * the response's writes for every request, would only step aside. The Swagger UI page is HTML the
+ * middleware does compress, and a client that prefers JSON gets JSON.
+ */
+function answeredWithPage(req: Request): boolean {
+  const navigation = (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
+  return navigation && req.path !== ROUTES.swaggerUi && !wantsJson(req);
+}
 
 /**
  * Production cookies are `Secure`: express-session sets ours only on requests it sees as HTTPS, i.e.
@@ -106,6 +128,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY);
 
+  app.use(queryParsedOnce);
   app.use(
     pinoHttp({
       logger,
@@ -147,7 +170,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   const publicNames = topLevelPublicFiles(assetsDir);
   app.use((req, res, next) => (publicNames.has(req.path) ? publicFiles(req, res, next) : next()));
   // JSON and other dynamic answers (pages compress themselves in one call: server/render.tsx sendHtml).
-  app.use(compression({ threshold: 512 }));
+  const compress = compression({ threshold: 512 });
+  app.use((req, res, next) => (answeredWithPage(req) ? next() : compress(req, res, next)));
   app.use(dynamicAnswerDefaults);
 
   app.use(healthRoutes());

@@ -5,7 +5,7 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
-import { gzipAroundCss, inlineGuestCss } from './assets.ts';
+import { aroundGuestCss, gzipAround, type AroundGuestCss } from './assets.ts';
 import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
 import { translator } from './request-context.ts';
@@ -69,9 +69,10 @@ export function renderPage(req: Request, res: Response, page: ReactElement, opti
       </Document>
     </ViewContextReact.Provider>,
   );
-  const withCss = inlineGuestCss(html, locals.assets, ctx.nonce);
   res.status(options.status ?? 200);
-  sendHtml(req, res, `<!doctype html>${withCss}`, withCss === html ? undefined : locals.assets.guestCss);
+  const parts = aroundGuestCss(html, locals.assets, ctx.nonce);
+  if (parts) sendHtml(req, res, { before: `<!doctype html>${parts.before}`, after: parts.after }, locals.assets.guestCss);
+  else sendHtml(req, res, `<!doctype html>${html}`);
 }
 
 /** Renders one fragment (a form) for the form-enhancement island to swap in. */
@@ -96,20 +97,21 @@ const BROTLI_WINDOW_BITS = 16;
  * more CPU per page, which was the largest single cost of serving a sign-in page. Other answers still
  * go through the middleware, which leaves an already-encoded body alone.
  */
-function sendHtml(req: Request, res: Response, html: string, inlineCss?: string): void {
+function sendHtml(req: Request, res: Response, page: string | AroundGuestCss, inlineCss = ''): void {
   res.set('Cache-Control', 'no-store');
   res.type('html');
   res.vary('Accept-Encoding');
+  const length = typeof page === 'string' ? page.length : page.before.length + inlineCss.length + page.after.length;
   // Browsers list `gzip, deflate, br, zstd` at one weight: brotli is chosen whenever it is accepted.
-  const accepted = req.method === 'HEAD' || html.length < COMPRESS_FROM_BYTES ? [] : req.acceptsEncodings();
-  const encoding = accepted.includes('br') ? 'br' : accepted.includes('gzip') ? 'gzip' : undefined;
+  const accepted = req.method === 'HEAD' || length < COMPRESS_FROM_BYTES ? [] : req.acceptsEncodings();
   // A page with the guest CSS inline: gzip around the CSS compressed once (decision 195), not brotli of it all.
-  const spliced = inlineCss && accepted.includes('gzip') ? gzipAroundCss(html, inlineCss) : undefined;
-  if (spliced) {
+  if (typeof page !== 'string' && accepted.includes('gzip')) {
     res.set('Content-Encoding', 'gzip');
-    res.send(spliced);
+    res.send(gzipAround(page, inlineCss));
     return;
   }
+  const html = typeof page === 'string' ? page : `${page.before}${inlineCss}${page.after}`;
+  const encoding = accepted.includes('br') ? 'br' : accepted.includes('gzip') ? 'gzip' : undefined;
   if (encoding === 'br') {
     res.set('Content-Encoding', 'br');
     const params = {

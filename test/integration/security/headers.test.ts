@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import request, { type Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, cspNonceOf, tagsOf, testApp } from '../../support/app.ts';
+import { ROUTES } from '../../../core/routes.ts';
 
 let build: ReturnType<typeof buildApp>;
 let app: Express;
@@ -166,6 +167,18 @@ describe('security headers', () => {
     const res = await request(app).get('/__test/form').set('Accept-Encoding', 'gzip');
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+  });
+
+  it('JSON is compressed for a client that prefers it while also accepting HTML; a page load is compressed by the page', async () => {
+    const json = await request(app).get(ROUTES.swaggerDocument).set('Accept', 'application/json, text/html;q=0.9').set('Accept-Encoding', 'gzip');
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+    expect(json.headers['content-encoding']).toBe('gzip');
+    const page = await request(app)
+      .get('/missing')
+      .set('Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')
+      .set('Accept-Encoding', 'gzip, deflate, br, zstd');
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers.vary).toBe('Accept-Encoding');
   });
 
   it('rendered pages are brotli when offered (as browsers offer it), gzip when only that is, plain when none is', async () => {

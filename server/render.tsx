@@ -56,12 +56,28 @@ export function viewContext(req: Request, res: Response): ViewContext {
   };
 }
 
+const canonicalByPath = new Map<string, string>();
+// Our pages are a few dozen paths; any path can reach the 404 page, so the map is emptied when full.
+const CANONICAL_PATHS_KEPT = 256;
+
+/** The page's canonical address, worked out once per path (two URL parses per page otherwise). */
+function canonicalOf(publicUrl: string, path: string): string {
+  // Keyed by both: apps with different public addresses can share this process (tests do).
+  const key = `${publicUrl} ${path}`;
+  let canonical = canonicalByPath.get(key);
+  if (canonical !== undefined) return canonical;
+  // From the path only: a path like `//evil.example/x` must not become another host's address.
+  canonical = urlOnOrigin(publicUrl, path).toString();
+  if (canonicalByPath.size >= CANONICAL_PATHS_KEPT) canonicalByPath.clear();
+  canonicalByPath.set(key, canonical);
+  return canonical;
+}
+
 /** Renders a whole HTML page. HTML is never cached: it may carry a CSRF token or personal data. */
 export function renderPage(req: Request, res: Response, page: ReactElement, options: { title: string; status?: number }): void {
   const locals = req.app.locals as AppLocals;
   const ctx = viewContext(req, res);
-  // From the path only: a path like `//evil.example/x` must not become another host's address.
-  const canonical = urlOnOrigin(locals.config.PUBLIC_URL, req.path).toString();
+  const canonical = canonicalOf(locals.config.PUBLIC_URL, req.path);
   const html = renderToString(
     <ViewContextReact.Provider value={ctx}>
       <Document title={options.title} canonical={canonical} assets={locals.assets}>

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { FORM_IDS } from '../core/form-ids.ts';
 import { Browser, formAction, hiddenValue } from '../test/support/http.ts';
+import { APP_ALLOCATOR_ENV } from './local-product.ts';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
@@ -101,6 +102,8 @@ export async function startApp({ port, standIns, nodeFlags, env = {}, logLevel =
     LOG_LEVEL: logLevel,
     // Every POST comes from its own X-Forwarded-For address (see postOptions), trusted from loopback.
     TRUST_PROXY: 'loopback',
+    // The allocator setting of npm start and the Docker image.
+    ...APP_ALLOCATOR_ENV,
     ...env,
   });
   if (stdoutFile) app.stdout.pipe(createWriteStream(stdoutFile));

@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { APP_NODE_FLAGS } from './local-product.ts';
+import { APP_ALLOCATOR_ENV, APP_NODE_FLAGS } from './local-product.ts';
 import { freePort, rssMb, waitFor } from './bench-stack.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -122,6 +122,7 @@ async function main() {
   // The app runs with npm start's and the image's heap flags; --node-flags="…" replaces them (to tell garbage from retained memory).
   const nodeFlags = args['node-flags'] !== undefined ? args['node-flags'].split(' ').filter(Boolean) : APP_NODE_FLAGS;
   const app = start([...nodeFlags, 'dist/server.js'], {
+    ...APP_ALLOCATOR_ENV,
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -8,8 +8,8 @@
 // Per screen and run: "interactive" is the time from the document request's start until the page's
 // main island answers: a probe in the page (PROBE below) clicks the password toggle until the input's
 // type changes, or, on a screen with no password, picks another theme in the theme switcher until the
-// page's theme follows (client/main.ts mounts every island of the bundle in one go, so the theme
-// switcher answers when the form island does). Nothing in client/islands marks readiness, so the
+// page's theme follows (client/main.ts starts the islands one per task, the theme switcher's after
+// the password toggle's: decision 200). Nothing in client/islands marks readiness, so the
 // probe tries every 10 ms; no fixed sleep. Blocking time is Total Blocking Time as Lighthouse counts it: the long tasks' time over
 // 50 ms (PerformanceObserver 'longtask') from the first contentful paint until the network is idle (later than Lighthouse's end,
 // so never less); the same sum from the document's start is printed too ("from the start"); requests and bytes (encoded, headers included,
@@ -143,7 +143,7 @@ async function visit(browser: Browser, url: string, storageState?: SignedIn): Pr
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING.cpuRate });
     const response = await page.goto(url, { waitUntil: 'load' });
     await page.waitForLoadState('networkidle');
-    // The island runs before the load event; a deadline, not a wait, for the page where it never answers.
+    // The islands may start after the load event (decision 200): a deadline, not a wait, for the page where one never answers.
     const answered = await Promise.race([ready, new Promise<undefined>((resolve) => setTimeout(resolve, ISLAND_TIMEOUT_MS))]);
     const { longTasks, probe, firstPaint } = await page.evaluate(
       () => (window as unknown as { __bench: { longTasks: LongTask[]; probe?: string; firstPaint?: number } }).__bench,

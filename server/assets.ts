@@ -48,12 +48,6 @@ export function aroundGuestCss(html: string, assets: { css: string; guestCss?: s
   return { before: `${html.slice(0, at)}<style nonce="${nonce}">`, after: `</style>${html.slice(at + link.length)}` };
 }
 
-/** The page with the guest stylesheet inline (aroundGuestCss), or unchanged. */
-export function inlineGuestCss(html: string, assets: { css: string; guestCss?: string }, nonce: string): string {
-  const parts = aroundGuestCss(html, assets, nonce);
-  return parts ? `${parts.before}${assets.guestCss}${parts.after}` : html;
-}
-
 /** The guest CSS compressed once: its bytes, raw deflate, CRC-32 from 0, and how its CRC moves any start value. */
 type DeflatedPart = { text: string; bytes: Buffer; deflated: Buffer; crc: number; shift: Uint32Array };
 let deflatedGuestCss: DeflatedPart | undefined;

@@ -50,6 +50,7 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOTSTRAP }} />
         {brand.accentColor ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: accentStyle(brand.accentColor) }} /> : null}
         {props.assets.css ? <link rel="stylesheet" href={props.assets.css} /> : null}
+        {/* Async (decision 200): the browser's DOMContentLoaded work comes before first paint, not in the script's task. React moves it up the head. */}
         {props.assets.js ? <script type="module" async nonce={nonce} src={props.assets.js} /> : null}
         {oneTap && props.assets.oneTap ? <script type="module" nonce={nonce} src={props.assets.oneTap} /> : null}
       </head>

@@ -11,6 +11,7 @@ import { createTokenStore, type Caller } from './backend-tokens.ts';
 import type { KratosSession } from '../core/kratos/types.ts';
 import type { AppLocals } from './locals.ts';
 import { oryClients } from './ory.ts';
+import { backendAgents, sendWithin, type BackendAnswer } from './backend-transport.ts';
 
 /** Spec §4: a `token_expired` answer is retried with a fresh token at most twice. */
 export const TOKEN_EXPIRED_RETRIES = 2;
@@ -19,6 +20,7 @@ export { expiryOf, TOKEN_FALLBACK_LIFETIME_MS, TOKEN_LIFETIME_MS, type Caller } 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_UPLOAD_TIMEOUT_MS = 60_000;
 const DEFAULT_CACHE_SIZE = 10_000;
+const DEFAULT_MAX_SOCKETS = 64;
 
 /** The error shape the backend answers with (spec §3): code, message, meta. */
 type AnsweredError = { code: string; message?: unknown; meta?: unknown };
@@ -59,6 +61,8 @@ export type BackendClientOptions = {
   uploadTimeoutMs?: number;
   /** Most sessions whose tokens are kept at once; the least recently used is dropped first. */
   cacheSize?: number;
+  /** Sockets the client opens to the backend at most (BACKEND_MAX_SOCKETS). */
+  maxSockets?: number;
   now?: () => number;
   logger?: Pick<Logger, 'warn' | 'debug'>;
 };
@@ -91,32 +95,21 @@ export function createBackendClient(options: BackendClientOptions) {
   const cacheSize = options.cacheSize ?? DEFAULT_CACHE_SIZE;
   const tokens = createTokenStore({ frontend, now, timeoutMs, cacheSize, logger: options.logger });
   const { authorizationToken } = tokens;
+  const agents = backendAgents(options.maxSockets ?? DEFAULT_MAX_SOCKETS);
 
-  async function send(request: BackendRequest, token: string | null): Promise<globalThis.Response> {
+  async function send(request: BackendRequest, token: string | null): Promise<BackendAnswer> {
     const url = new URL(request.path.replace(/^\/+/, ''), base);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (token) headers.Authorization = `Bearer ${token}`;
-    let body: BodyInit | undefined;
-    if (request.stream) {
-      headers['Content-Type'] = request.stream.contentType;
-      if (request.stream.contentLength !== undefined) headers['Content-Length'] = String(request.stream.contentLength);
-      body = request.stream.body;
-    } else if (request.json !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(request.json);
-    }
-    const limit = request.timeoutMs ?? (request.stream ? uploadTimeoutMs : timeoutMs);
-    const signals = [AbortSignal.timeout(limit), ...(request.signal ? [request.signal] : [])];
     try {
-      return await fetch(url, {
-        method: request.method,
-        headers,
-        body,
-        signal: AbortSignal.any(signals),
-        redirect: 'manual',
-        ...(request.stream ? { duplex: 'half' } : {}),
-      } as RequestInit);
+      if (request.stream) return await sendStream(url, request.method, headers, request.stream, request.timeoutMs ?? uploadTimeoutMs, request.signal);
+      let body: string | undefined;
+      if (request.json !== undefined) {
+        headers['Content-Type'] = 'application/json';
+        body = JSON.stringify(request.json);
+      }
+      return await sendWithin(url, { method: request.method, headers, body }, agents, request.timeoutMs ?? timeoutMs, request.signal);
     } catch (error) {
       options.logger?.warn({ path: request.path, reason: (error as Error).name }, 'backend unreachable');
       throw transportFailure(error);
@@ -210,7 +203,27 @@ function transportFailure(error: unknown): AppError {
   return new AppError(503, 'backend_unavailable', 'The user service could not be reached');
 }
 
-async function readJson(response: globalThis.Response): Promise<unknown> {
+/**
+ * The avatar upload stays on fetch: its body is the browser's stream, sent once and never retried (so the
+ * stale-socket retry of sendWithin could not apply), fetch streams it with `duplex: 'half'`, and it happens
+ * once per avatar change, so fetch's per-call cost does not matter. Its deadline also covers the answer's
+ * body: readJson reads it under the same signal.
+ */
+function sendStream(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  stream: NonNullable<BackendRequest['stream']>,
+  limit: number,
+  signal?: AbortSignal,
+) {
+  headers['Content-Type'] = stream.contentType;
+  if (stream.contentLength !== undefined) headers['Content-Length'] = String(stream.contentLength);
+  const signals = [AbortSignal.timeout(limit), ...(signal ? [signal] : [])];
+  return fetch(url, { method, headers, body: stream.body, signal: AbortSignal.any(signals), redirect: 'manual', duplex: 'half' } as RequestInit);
+}
+
+async function readJson(response: BackendAnswer): Promise<unknown> {
   // The call's deadline also covers the body: a body still arriving when it passes fails here.
   const text = await response.text().catch((error: unknown) => {
     throw transportFailure(error);
@@ -224,7 +237,7 @@ async function readJson(response: globalThis.Response): Promise<unknown> {
 }
 
 /** Any non-2xx answer as an AppError: the backend's own { code, message, meta } when it sent one. */
-export async function answeredError(response: globalThis.Response): Promise<AppError> {
+export async function answeredError(response: BackendAnswer): Promise<AppError> {
   let body: unknown;
   try {
     body = JSON.parse(await response.text());
@@ -265,6 +278,7 @@ export function backendClientForApp(app: { locals: Record<string, unknown> }): B
       timeoutMs: locals.config.BACKEND_TIMEOUT_MS,
       uploadTimeoutMs: locals.config.BACKEND_UPLOAD_TIMEOUT_MS,
       cacheSize: locals.config.BACKEND_TOKEN_CACHE_SIZE,
+      maxSockets: locals.config.BACKEND_MAX_SOCKETS,
       now: clocks.get(app),
       logger: locals.logger,
     });

@@ -117,6 +117,8 @@ export const envSchema = z.object({
   BACKEND_TIMEOUT_MS: milliseconds(10_000),
   BACKEND_UPLOAD_TIMEOUT_MS: milliseconds(60_000),
   BACKEND_TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).default(10_000),
+  /** Sockets the backend client opens at most: as with ORY_MAX_SOCKETS, MAX_IN_FLIGHT (64) requests make one backend call each at a time. */
+  BACKEND_MAX_SOCKETS: z.coerce.number().int().min(1).default(64),
   PRIVILEGED_SESSION_MAX_AGE_MS: milliseconds(60 * 60 * 1000),
   ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(1).default(30),
   // Google One Tap (decision 120): on when a client id is set; the script's origin then joins the CSP.

@@ -28,7 +28,8 @@
  * BEFORE createApp() builds its routers; the window is fixed when the middleware is built, the counts
  * are read on every request (so lowering a count later still takes effect).
  * `configureRateLimits('off')` turns every limit off (benchmark only); `resetRateLimitSettings()` goes
- * back to the defaults below. Counts are in memory per app instance, or with REDIS_URL in Redis, shared
+ * back to the defaults below. Counts are in memory per app instance (at most MAX_LIMIT_COUNTERS per limiter,
+ * server/security/limit-counters.ts, decision 205), or with REDIS_URL in Redis, shared
  * by every instance (createApp calls useRateLimitStore; server/security/shared-limit-store.ts, which
  * counts in memory while Redis is unreachable: decision 160).
  * Limits, keys and trade-offs: docs/decisions/031-rate-limits-and-anti-enumeration.md.
@@ -43,6 +44,7 @@ import { ROUTES } from '../../core/routes.ts';
 import { responseMode } from '../flows/respond.ts';
 import { flattenBody } from '../flows/schemas.ts';
 import { knownDeviceId, rememberKnownDevice } from './known-device.ts';
+import { BoundedLimitStore } from './limit-counters.ts';
 import { renderFragment, renderPage } from '../render.tsx';
 
 export type RateLimitScope = 'sign-in' | 'sign-up' | 'recovery' | 'verification' | 'resend';
@@ -86,7 +88,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitScope, Readonly<RateL
 export const RATE_LIMIT_SCOPES = Object.keys(DEFAULT_RATE_LIMITS) as RateLimitScope[];
 
 let settings: Record<RateLimitScope, RateLimitSetting> = cloneDefaults();
-/** Makes each limiter's store (one per limiter: express-rate-limit refuses a shared one); unset: its memory store. */
+/** Makes each limiter's store (one per limiter: express-rate-limit refuses a shared one); unset: bounded memory (limit-counters.ts). */
 let storeFactory: ((prefix: string) => Store) | undefined;
 
 /** The store the limiters built from now on count in (createApp: Redis with REDIS_URL, else undefined for memory). */
@@ -161,8 +163,9 @@ export function emailFromBody(body: unknown): string | undefined {
   return undefined;
 }
 
+/** 128 bits of SHA-256, base64url (22 characters): no collision between addresses in any window, half the key. */
 function digest(value: string): string {
-  return createHash('sha256').update(value).digest('base64url');
+  return createHash('sha256').update(value).digest().subarray(0, 16).toString('base64url');
 }
 
 /** Per-IP key: the IPv6 /56 (or the IPv4 address) of the client, after `trust proxy`. */
@@ -187,11 +190,16 @@ function deviceOf(req: Request, res: Response, scope: RateLimitScope): string | 
   return res.locals.knownDevice as string | undefined;
 }
 
+/**
+ * A client's key within one limiter. Each limiter has a store of its own (and its own Redis prefix,
+ * `accounts:rl:<scope>:<kind>:`), so keys carry only what varies: short keys are most of what a
+ * counter costs in memory (decision 205).
+ */
 function keyFor(req: Request, res: Response, scope: RateLimitScope, kind: Kind): string {
-  if (kind === 'ip') return `${scope}:ip:${ipKey(req)}`;
-  if (kind === 'email') return `${scope}:email:${emailKey(req, scope)}`;
+  if (kind === 'ip') return ipKey(req);
+  if (kind === 'email') return emailKey(req, scope) ?? ''; // never empty: skipped() passes no request without one
   const device = deviceOf(req, res, scope);
-  return device ? `${scope}:device:${device}:${emailKey(req, scope)}` : `${scope}:email-ip:${ipKey(req)}:${emailKey(req, scope)}`;
+  return device ? `d/${device}/${emailKey(req, scope)}` : `i/${ipKey(req)}/${emailKey(req, scope)}`;
 }
 
 function limitFor(scope: RateLimitScope, kind: Kind): number {
@@ -263,7 +271,7 @@ function limiter(scope: RateLimitScope, kind: Kind): RequestHandler {
   const markedOnly = kind === 'email' && setting.perEmailCounts === 'marked';
   return rateLimit({
     windowMs: setting.windowMs,
-    ...(storeFactory ? { store: storeFactory(`accounts:rl:${scope}:${kind}:`) } : {}),
+    store: storeFactory ? storeFactory(`accounts:rl:${scope}:${kind}:`) : new BoundedLimitStore(),
     limit: () => limitFor(scope, kind),
     // Skip work entirely for reads, when switched off, and (per email) when there is no email.
     skip: (req, res) => skipped(req, res, scope, kind),

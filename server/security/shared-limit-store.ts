@@ -2,10 +2,11 @@
 // While Redis is unreachable each instance counts on its own in memory (the limits fall back, they do
 // not fail open or closed): a user is never locked out by an outage, and an attacker still meets a
 // per-instance limit. Decision: docs/decisions/160-live-sessions-and-scale-out.md.
-import { MemoryStore, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
+import type { IncrementResponse, Options, Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { RedisStore } from 'rate-limit-redis';
 import type { RedisClient } from '../redis.ts';
+import { BoundedLimitStore } from './limit-counters.ts';
 
 /** A Redis answer slower than this counts as an outage for that request. */
 const REDIS_DEADLINE_MS = 1_000;
@@ -23,7 +24,7 @@ export class SharedLimitStore implements Store {
   readonly prefix: string;
   readonly #client: RedisClient;
   readonly #redis: RedisStore;
-  readonly #memory = new MemoryStore();
+  readonly #memory = new BoundedLimitStore();
   readonly #logger: Logger;
   #options: Options | undefined;
   /** The scripts loaded into Redis; dropped after a failure, so they are loaded again once Redis is back. */
@@ -93,7 +94,7 @@ export class SharedLimitStore implements Store {
   }
 
   shutdown(): void {
-    this.#memory.shutdown();
+    this.#memory.resetAll();
   }
 }
 

@@ -207,10 +207,16 @@ export async function prepareRequests(appUrl, adminUrl) {
   const flow =
     new URL(settings.url, appUrl).searchParams.get('flow') ?? new URL(formAction(settings.text, FORM_IDS.profileName) ?? '', appUrl).searchParams.get('flow');
   if (settings.status !== 200 || !flow) throw new Error(`profile-settings: ${settings.status}, flow ${flow}`);
+  // As a browser over HTTPS (production serves it behind a proxy saying X-Forwarded-Proto: https; TRUST_PROXY
+  // trusts loopback): the app's Secure session cookie is set, and the measured GETs reuse that session instead
+  // of each starting and storing a new one (a plain-HTTP artefact no browser pays).
+  const https = { 'x-forwarded-proto': 'https' };
+  await user.get(`/profile-settings?flow=${flow}`, https);
+  if (!user.cookieHeader().includes('accounts.sid=')) throw new Error('profile-settings: no session cookie');
 
   return {
     signIn: { url: signInUrl, headers: guestHeaders },
     post,
-    profile: { url: `${appUrl}/profile-settings?flow=${flow}`, headers: { ...PAGE_HEADERS, cookie: user.cookieHeader() } },
+    profile: { url: `${appUrl}/profile-settings?flow=${flow}`, headers: { ...PAGE_HEADERS, ...https, cookie: user.cookieHeader() } },
   };
 }

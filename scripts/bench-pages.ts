@@ -148,6 +148,7 @@ async function visit(browser: Browser, url: string, storageState?: SignedIn): Pr
     const { longTasks, probe, firstPaint } = await page.evaluate(
       () => (window as unknown as { __bench: { longTasks: LongTask[]; probe?: string; firstPaint?: number } }).__bench,
     );
+    if (args.verbose && firstPaint !== undefined) console.log(`  first contentful paint ${Math.round(firstPaint)} ms after the page's time origin`);
     return {
       interactiveMs: answered && documentStart !== undefined ? answered.at - documentStart : undefined,
       // No paint recorded (never expected): every task counts, the stricter figure.

@@ -73,8 +73,14 @@ function startStandIns(appUrl) {
 
 const FORGED_ACCOUNT = encodeURIComponent(JSON.stringify({ email: 'someone@example.com', name: 'Some One' }));
 
+/**
+ * As a browser over HTTPS behind a proxy (TRUST_PROXY=loopback): in production the session cookie is
+ * `Secure` (`__Host-`), so over plain HTTP the app would never set it and the cookie check below could not fail.
+ */
+const OVER_HTTPS = { 'x-forwarded-proto': 'https' };
+
 function soak(appUrl, amount, counters) {
-  const headers = { accept: 'text/html', 'accept-encoding': 'gzip', 'accept-language': 'en' };
+  const headers = { accept: 'text/html', 'accept-encoding': 'gzip', 'accept-language': 'en', ...OVER_HTTPS };
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -104,7 +110,7 @@ async function sessionCookiesSet(appUrl) {
     ['/sign-in', `last_access_account=${FORGED_ACCOUNT}`],
     ['/sign-up/invitation?token=x', ''],
   ]) {
-    const answer = await fetch(`${appUrl}${pathName}`, { redirect: 'manual', headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) } });
+    const answer = await fetch(`${appUrl}${pathName}`, { redirect: 'manual', headers: { accept: 'text/html', ...OVER_HTTPS, ...(cookie ? { cookie } : {}) } });
     count += answer.headers.getSetCookie().filter((line) => /accounts\.sid=/.test(line)).length;
     await answer.arrayBuffer();
   }
@@ -132,6 +138,7 @@ async function main() {
     BACKEND_URL: standIns.backendUrl,
     SESSION_SECRET: 'memory-soak-only-secret-0123456789abcdef',
     LOG_LEVEL: 'silent',
+    TRUST_PROXY: 'loopback',
   });
   app.stdout.resume();
   await waitFor(`${appUrl}/healthz`);

@@ -204,10 +204,8 @@ function transportFailure(error: unknown): AppError {
 }
 
 /**
- * The avatar upload stays on fetch: its body is the browser's stream, sent once and never retried (so the
- * stale-socket retry of sendWithin could not apply), fetch streams it with `duplex: 'half'`, and it happens
- * once per avatar change, so fetch's per-call cost does not matter. Its deadline also covers the answer's
- * body: readJson reads it under the same signal.
+ * The avatar upload stays on fetch: its body is the browser's stream, sent once (sendWithin's retry could not apply), once per
+ * avatar change (fetch's per-call cost does not matter). Its deadline covers the answer's body too: readJson reads it under the same signal.
  */
 function sendStream(
   url: URL,

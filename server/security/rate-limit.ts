@@ -28,8 +28,7 @@
  * BEFORE createApp() builds its routers; the window is fixed when the middleware is built, the counts
  * are read on every request (so lowering a count later still takes effect).
  * `configureRateLimits('off')` turns every limit off (benchmark only); `resetRateLimitSettings()` goes
- * back to the defaults below. Counts are in memory per app instance (at most MAX_LIMIT_COUNTERS per limiter,
- * server/security/limit-counters.ts, decision 205), or with REDIS_URL in Redis, shared
+ * back to the defaults below. Counts are in memory per app instance (bounded: decision 205), or with REDIS_URL in Redis, shared
  * by every instance (createApp calls useRateLimitStore; server/security/shared-limit-store.ts, which
  * counts in memory while Redis is unreachable: decision 160).
  * Limits, keys and trade-offs: docs/decisions/031-rate-limits-and-anti-enumeration.md.
@@ -190,11 +189,7 @@ function deviceOf(req: Request, res: Response, scope: RateLimitScope): string | 
   return res.locals.knownDevice as string | undefined;
 }
 
-/**
- * A client's key within one limiter. Each limiter has a store of its own (and its own Redis prefix,
- * `accounts:rl:<scope>:<kind>:`), so keys carry only what varies: short keys are most of what a
- * counter costs in memory (decision 205).
- */
+/** A client's key in one limiter: each limiter has its own store and Redis prefix, so keys carry only what varies (short keys: less memory, decision 205). */
 function keyFor(req: Request, res: Response, scope: RateLimitScope, kind: Kind): string {
   if (kind === 'ip') return ipKey(req);
   if (kind === 'email') return emailKey(req, scope) ?? ''; // never empty: skipped() passes no request without one

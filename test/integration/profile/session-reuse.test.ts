@@ -1,8 +1,8 @@
 // Issue #17 item 5: a signed-in browser coming back to /profile-settings reuses our session as it is. The
 // CSRF token stays the one of the session (csrf-sync does not mint a new one per page), so nothing is
 // stored again and no session cookie is sent again: only the store's expiry is touched. (The bench once
-// measured ~3% of this page's CPU in storing sessions: its plain-HTTP requests never got the Secure
-// cookie, so each GET began a new session; scripts/bench-stack.mjs now asks as over HTTPS.)
+// paid for a new session on every GET, about 1–1.5% of this page's CPU: its plain-HTTP requests never got
+// the Secure cookie; scripts/bench-stack.mjs now asks as over HTTPS.)
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { BoundedMemoryStore } from '../../../server/session.ts';
 import { hiddenValue } from '../../support/http.ts';

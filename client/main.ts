@@ -5,15 +5,15 @@ import { initDialogs, mountDialogs } from './islands/dialogs.ts';
 import { initEnhance, mountForms } from './islands/enhance.ts';
 import { initFields, mountFields } from './islands/fields.ts';
 import { initProgress, mountOverlays } from './islands/progress.ts';
-import { initTheme, mountTheme } from './islands/theme.ts';
 import { initToasts, mountToasts } from './islands/toasts.ts';
 
 export { toast } from './islands/toasts.ts';
 
 // The avatar and tooltip islands are entries of their own (client/avatar.ts, client/tooltip.ts), loaded where their markup is.
-// The forms island first (see start), then the fields island (the password toggle): what a person reaches for on most pages.
-const inits = [initEnhance, initFields, initToasts, initTheme, initDialogs, initProgress];
-const mounts = [mountForms, mountFields, mountToasts, mountTheme, mountDialogs, mountOverlays];
+// The theme switcher and the password toggle work before this bundle arrives (client/first-paint.ts, decision 210).
+// The forms island first (see start), then the fields island: what a person reaches for on most pages.
+const inits = [initEnhance, initFields, initToasts, initDialogs, initProgress];
+const mounts = [mountForms, mountFields, mountToasts, mountDialogs, mountOverlays];
 
 function mountAll(root: ParentNode): void {
   for (const mount of mounts) mount(root);

@@ -70,6 +70,19 @@ for (const dir of [path.join(publicOut, 'assets'), publicOut]) {
   }
 }
 
+// The first-paint script, which the server inlines in every page's head with its nonce (decision 210):
+// a classic script, as small as esbuild makes it. The name is FIRST_PAINT_FILE in server/assets.ts.
+const firstPaint = await esbuild.build({
+  entryPoints: ['client/first-paint.ts'],
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: ['es2020', 'chrome80', 'safari13'],
+  legalComments: 'none',
+  write: false,
+});
+await writeFile(path.join(publicOut, 'first-paint.js'), firstPaint.outputFiles[0].text.trim());
+
 // The guest auth screens' rules, which the server inlines on them (decision 195); written after the
 // compression above, since it is never served as a file. The name is GUEST_CSS_FILE in server/assets.ts.
 const fullCss = await readFile(path.join(publicOut, manifest['app.css']), 'utf8');

@@ -7,7 +7,7 @@ import cookieParser from 'cookie-parser';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { GUEST_CSS_FILE, loadGuestCss, loadManifest } from './assets.ts';
+import { FIRST_PAINT_FILE, GUEST_CSS_FILE, loadFirstPaintScript, loadGuestCss, loadManifest } from './assets.ts';
 import type { Config } from './config.ts';
 import { errorResponder, notFound } from './http-errors.ts';
 import { wantsJson } from './flows/respond.ts';
@@ -30,10 +30,10 @@ const REQUEST_ID = /^[\w.-]{1,128}$/;
 const BODY_LIMIT = '64kb';
 const PROBES = new Set<string>([ROUTES.health, ROUTES.ready]);
 
-/** `/favicon.ico`, … : the files directly in the built public folder, the manifest and the inlined guest CSS excepted. */
+/** `/favicon.ico`, … : the files directly in the built public folder, the manifest and what pages inline excepted. */
 function topLevelPublicFiles(dir: string): Set<string> {
   const names = readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name !== 'manifest.json' && entry.name !== GUEST_CSS_FILE && !/\.(br|gz)$/.test(entry.name))
+    .filter((entry) => entry.isFile() && !['manifest.json', GUEST_CSS_FILE, FIRST_PAINT_FILE].includes(entry.name) && !/\.(br|gz)$/.test(entry.name))
     .map((entry) => `/${entry.name}`);
   return new Set(names);
 }
@@ -109,6 +109,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
       oneTap: manifest['one-tap.js'],
       appBridge: manifest['app-bridge.js'],
       guestCss: loadGuestCss(config.ASSETS_DIR),
+      firstPaint: loadFirstPaintScript(config.ASSETS_DIR),
     },
     islandScripts: islandScriptsOf(manifest),
     shuttingDown: false,

@@ -26,6 +26,18 @@ export function loadGuestCss(assetsDir: string): string {
   }
 }
 
+/** The script every page's head carries inline, written by the build next to the manifest (client/first-paint.ts, decision 210). */
+export const FIRST_PAINT_FILE = 'first-paint.js';
+
+/** The first-paint script, or '' when the build wrote none (a test's own manifest): pages then carry no head script. */
+export function loadFirstPaintScript(assetsDir: string): string {
+  try {
+    return readFileSync(path.resolve(assetsDir, FIRST_PAINT_FILE), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** What marks a page in the auth card layout (views/components/flow/AuthCard.tsx, AccountDeletedNotice). */
 const AUTH_CARD_LAYOUT = '<main class="page page--auth"';
 

@@ -1,19 +1,11 @@
-// Password show/hide toggles, clear buttons and indeterminate checkboxes on server-rendered fields.
+// Clear buttons and indeterminate checkboxes on server-rendered fields, and the password toggles of fields
+// swapped in after the first paint shown (the first-paint script makes every toggle work: decision 210).
 import { all, CLOSE_ICON, firstTime, hit } from '../lib/dom.ts';
 const fresh = firstTime();
 
 function controlled(button: Element): HTMLInputElement | null {
   const id = button.getAttribute('aria-controls');
   return id ? (document.getElementById(id) as HTMLInputElement | null) : null;
-}
-
-/** Shows or hides the password; the button's label always says what pressing it will do. */
-export function setPasswordShown(button: HTMLElement, shown: boolean): void {
-  const input = controlled(button);
-  if (!input) return;
-  input.type = shown ? 'text' : 'password';
-  button.setAttribute('aria-pressed', String(shown));
-  button.setAttribute('aria-label', (shown ? button.dataset.labelHide : button.dataset.labelShow) || '');
 }
 
 function clearButtonFor(control: HTMLElement, input: HTMLInputElement): HTMLButtonElement {
@@ -45,8 +37,6 @@ export function mountFields(root: ParentNode): void {
 
 export function initFields(): void {
   document.addEventListener('click', (event) => {
-    const toggle = hit(event, '[data-password-toggle]');
-    if (toggle) return setPasswordShown(toggle, toggle.getAttribute('aria-pressed') !== 'true');
     const clear = hit(event, '[data-clear]');
     const input = clear && controlled(clear);
     if (input) {
@@ -55,12 +45,4 @@ export function initFields(): void {
       input.focus();
     }
   });
-  // A shown password goes back to hidden before the form leaves, so it is never stored as plain text.
-  document.addEventListener(
-    'submit',
-    (event) => {
-      for (const toggle of all(event.target as HTMLFormElement, '[data-password-toggle][aria-pressed="true"]')) setPasswordShown(toggle, false);
-    },
-    true,
-  );
 }

@@ -4,7 +4,7 @@ import { cx } from './cx.ts';
 
 /**
  * Light / dark / auto, kept in localStorage under `theme`. It needs the browser's storage, so it is
- * hidden until the theme island runs (which also checks the stored choice).
+ * hidden until the page's first-paint script shows it and checks the stored choice (client/first-paint.ts, decision 210).
  */
 export function ThemeSwitcher(props: { className?: string; id?: string }) {
   const t = useT();

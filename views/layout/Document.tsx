@@ -12,11 +12,8 @@ import { useView } from '../context.ts';
 /** `oneTap`: the One Tap island, an entry of its own, loaded only by a page that shows its form. */
 /** `appBridge`: the mobile gateway's web view bridge, loaded by its callback page only (decision 140). */
 /** `guestCss`: the auth card screens' stylesheet, inlined on them in place of the `css` link (server/assets.ts, decision 195). */
-export type DocumentAssets = { css: string; js: string; oneTap?: string; appBridge?: string; guestCss?: string };
-
-// Runs before first paint so a stored dark (or auto → dark) theme never flashes light.
-const THEME_BOOTSTRAP =
-  "(function(){try{var t=localStorage.getItem('theme');var d=t==='dark'||(t==='auto'&&matchMedia('(prefers-color-scheme: dark)').matches);document.documentElement.dataset.theme=d?'dark':'light'}catch(e){}})()";
+/** `firstPaint`: the script inlined in the head (client/first-paint.ts, decision 210): the theme, its switcher and the password toggles from the first paint. */
+export type DocumentAssets = { css: string; js: string; oneTap?: string; appBridge?: string; guestCss?: string; firstPaint?: string };
 
 export const FAVICON_VERSION = 2;
 
@@ -47,7 +44,8 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         <link rel="apple-touch-icon" href={`/apple-touch-icon.png${v}`} />
         {/* Consent Mode's default before any tag (spec §4). */}
         <ConsentDefault />
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOTSTRAP }} />
+        {/* Before the stylesheet: a stored dark theme is set before anything is painted. */}
+        {props.assets.firstPaint ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: props.assets.firstPaint }} /> : null}
         {brand.accentColor ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: accentStyle(brand.accentColor) }} /> : null}
         {props.assets.css ? <link rel="stylesheet" href={props.assets.css} /> : null}
         {/* Async (decision 200): the browser's DOMContentLoaded work comes before first paint, not in the script's task. React moves it up the head. */}
@@ -63,7 +61,7 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         {liveSession ? <LiveSession {...liveSession} /> : null}
         <footer className="site-footer">
           <LanguageSwitcher id="site-language" />
-          {/* Light, dark or auto on every page (spec §2); shown once the theme island runs, since it lives in the browser's storage. */}
+          {/* Light, dark or auto on every page (spec §2); shown by the first-paint script, since the choice lives in the browser's storage. */}
           <ThemeSwitcher />
         </footer>
       </body>

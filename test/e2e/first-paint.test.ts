@@ -1,0 +1,63 @@
+// The head's first-paint script (decision 210): the theme switcher and the password toggle work before
+// the island bundle arrives. Here the bundle's request is answered with an empty module, so whatever works
+// below works from the script in the page alone.
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import { useScreenStack } from './screen-stack.ts';
+
+const screens = useScreenStack({ name: 'first-paint-e2e' });
+
+async function withoutBundle(): Promise<Page> {
+  const page = await screens.openPage(true);
+  await page.route('**/assets/main-*.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+  return page;
+}
+
+describe('before the island bundle', () => {
+  it('the password toggle shows and hides the password, and a shown one is hidden again when its form is sent', async () => {
+    const page = await withoutBundle();
+    await page.goto(`${screens.stack.appUrl}/sign-in`);
+    const toggle = page.locator('[data-password-toggle]');
+    await expect.poll(() => toggle.isVisible()).toBe(true);
+    const showLabel = await toggle.getAttribute('data-label-show');
+    const hideLabel = await toggle.getAttribute('data-label-hide');
+    expect(await toggle.getAttribute('aria-label')).toBe(showLabel);
+
+    await page.fill('#field-password', 'not-a-real-password');
+    await toggle.click();
+    expect(await page.getAttribute('#field-password', 'type')).toBe('text');
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(await toggle.getAttribute('aria-label')).toBe(hideLabel);
+    await toggle.click();
+    expect(await page.getAttribute('#field-password', 'type')).toBe('password');
+    expect(await toggle.getAttribute('aria-label')).toBe(showLabel);
+
+    // What the form's own submit listener sees, after the script's capturing one: the field hidden again.
+    await toggle.click();
+    await page.evaluate(() => {
+      const form = document.getElementById('sign-in-form') as HTMLFormElement;
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        form.dataset.sentAs = (document.getElementById('field-password') as HTMLInputElement).type;
+      });
+    });
+    await page.fill('#field-identifier', 'someone@example.com');
+    await page.click('#sign-in-form button[type="submit"]');
+    await expect.poll(() => page.getAttribute('#sign-in-form', 'data-sent-as')).toBe('password');
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('the theme switcher paints and keeps the choice', async () => {
+    const page = await withoutBundle();
+    await page.goto(`${screens.stack.appUrl}/sign-up`);
+    const switcher = page.locator('footer #theme-switcher');
+    await expect.poll(() => switcher.isVisible()).toBe(true);
+    expect(await page.getAttribute('html', 'data-theme')).toBe('light');
+    await page.click('label[for="theme-switcher-dark"]');
+    expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    await page.goto(`${screens.stack.appUrl}/forgot-password`);
+    expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+    await expect.poll(() => page.isChecked('#theme-switcher-dark')).toBe(true);
+  });
+});

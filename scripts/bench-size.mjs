@@ -1,8 +1,8 @@
 // `node scripts/bench-size.mjs [--check]` after `npm run build`: starts the built app (with the
 // embedded identity service and backend when they are there) on free ports, fetches a list of
 // pages and prints the gzip bytes of each page's HTML, CSS and JS (every stylesheet and script the
-// page references; the page's inline scripts beside them). A second app with Google One Tap configured measures the pages that then load the
-// One Tap island too (Google's own script, which the island fetches later, is not ours and not counted).
+// page references; its inline scripts beside them). A second app with One Tap configured measures the pages
+// that then load the One Tap island too (Google's own script, which the island fetches later, is not ours and not counted).
 // With --check it exits 1 when a page is over budget.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -143,7 +143,7 @@ function referenced(html) {
     ...[...html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*>/g)].map((m) => /href="([^"]+)"/.exec(m[0])?.[1]).filter(Boolean),
   ];
   // Inline scripts (the first-paint script, decision 210; the consent default) are printed beside the files,
-  // each one gzipped on its own; the budgets hold the files (README "Page weight"). JSON data blocks do not run.
+  // each one gzipped on its own; the budgets hold the files (README "Benchmarks"). JSON data blocks do not run.
   const inline = [...html.matchAll(/<script\b([^>]*)>([^<]+)<\/script>/g)].filter((m) => !/\bsrc=|type="application\/(ld\+)?json"/.test(m[1])).map((m) => m[2]);
   return { css: [...new Set(css)], js: [...new Set(js)], inline };
 }
@@ -256,15 +256,8 @@ async function main() {
     const js = (await Promise.all(refs.js.map((href) => assetSize(base, href)))).reduce((a, b) => a + b, 0);
     const inline = refs.inline.reduce((a, b) => a + gz(b), 0);
     const scripts = refs.js.length > 1 ? ` (${refs.js.length} scripts)` : '';
-    const row = {
-      page: name,
-      status: String(status),
-      html: gz(html),
-      css,
-      js,
-      inline,
-      note: `${finalPath !== page.path ? `→ ${finalPath}` : ''}${scripts}`.trim(),
-    };
+    const note = `${finalPath !== page.path ? `→ ${finalPath}` : ''}${scripts}`.trim();
+    const row = { page: name, status: String(status), html: gz(html), css, js, inline, note };
     if (status >= 500) failures.push(`${name}: HTTP ${status}`);
     // A One Tap page that does not load the island would measure nothing new: that is a failure too.
     if (label === ONE_TAP.label && !refs.js.some((href) => /\/one-tap-[\w]+\.js$/.test(href))) failures.push(`${name}: the One Tap island is not loaded`);
@@ -305,9 +298,7 @@ async function main() {
   console.log(`socket island ${socketIsland} B gzip; a signed-in page's scripts at most ${signedInJs} B gzip`);
 
   const cell = (value, width) => String(value ?? '-').padStart(width);
-  console.log(
-    `${'page'.padEnd(36)}${cell('status', 8)}${cell('HTML', 8)}${cell('CSS', 8)}${cell('JS', 8)}${cell('inline', 8)}  (gzip bytes; inline: the page's inline scripts)`,
-  );
+  console.log(`${'page'.padEnd(36)}${cell('status', 8)}${cell('HTML', 8)}${cell('CSS', 8)}${cell('JS', 8)}${cell('inline', 8)}  (gzip bytes)`);
   for (const row of rows) {
     console.log(
       `${row.page.padEnd(36)}${cell(row.status, 8)}${cell(row.html, 8)}${cell(row.css, 8)}${cell(row.js, 8)}${cell(row.inline, 8)}  ${row.note ?? ''}`,

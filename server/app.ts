@@ -7,7 +7,7 @@ import cookieParser from 'cookie-parser';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { FIRST_PAINT_FILE, GUEST_CSS_FILE, loadFirstPaintScript, loadGuestCss, loadManifest } from './assets.ts';
+import { FIRST_PAINT_FILE, GUEST_CSS_FILE, loadInlined, loadManifest } from './assets.ts';
 import type { Config } from './config.ts';
 import { errorResponder, notFound } from './http-errors.ts';
 import { wantsJson } from './flows/respond.ts';
@@ -108,8 +108,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
       js: manifest['main.js'] ?? '',
       oneTap: manifest['one-tap.js'],
       appBridge: manifest['app-bridge.js'],
-      guestCss: loadGuestCss(config.ASSETS_DIR),
-      firstPaint: loadFirstPaintScript(config.ASSETS_DIR),
+      guestCss: loadInlined(config.ASSETS_DIR, GUEST_CSS_FILE),
+      firstPaint: loadInlined(config.ASSETS_DIR, FIRST_PAINT_FILE),
     },
     islandScripts: islandScriptsOf(manifest),
     shuttingDown: false,

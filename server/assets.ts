@@ -17,22 +17,17 @@ export function loadManifest(assetsDir: string): AssetManifest {
 /** The guest screens' stylesheet the build writes next to the manifest (scripts/guest-css.mjs, decision 195). */
 export const GUEST_CSS_FILE = 'guest-inline.css';
 
-/** The guest stylesheet's rules, or '' when the build wrote none (every page then links the full one). */
-export function loadGuestCss(assetsDir: string): string {
-  try {
-    return readFileSync(path.resolve(assetsDir, GUEST_CSS_FILE), 'utf8');
-  } catch {
-    return '';
-  }
-}
-
 /** The script every page's head carries inline, written by the build next to the manifest (client/first-paint.ts, decision 210). */
 export const FIRST_PAINT_FILE = 'first-paint.js';
 
-/** The first-paint script, or '' when the build wrote none (a test's own manifest): pages then carry no head script. */
-export function loadFirstPaintScript(assetsDir: string): string {
+/**
+ * A text the build wrote next to the manifest for pages to inline, or '' when it wrote none (a test's own
+ * manifest): without the guest CSS every page links the full stylesheet; without the first-paint script
+ * pages carry no head script.
+ */
+export function loadInlined(assetsDir: string, file: typeof GUEST_CSS_FILE | typeof FIRST_PAINT_FILE): string {
   try {
-    return readFileSync(path.resolve(assetsDir, FIRST_PAINT_FILE), 'utf8');
+    return readFileSync(path.resolve(assetsDir, file), 'utf8');
   } catch {
     return '';
   }

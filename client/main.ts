@@ -1,7 +1,6 @@
 // Entry of the browser bundle: mounts each island on the server-rendered markup that asks for it.
 // Every page works without this file; islands only enhance. Swapped-in fragments dispatch
 // `islands:mount` so their islands mount too.
-import { initDialogs, mountDialogs } from './islands/dialogs.ts';
 import { initEnhance, mountForms } from './islands/enhance.ts';
 import { initFields, mountFields } from './islands/fields.ts';
 import { initProgress, mountOverlays } from './islands/progress.ts';
@@ -9,11 +8,12 @@ import { initToasts, mountToasts } from './islands/toasts.ts';
 
 export { toast } from './islands/toasts.ts';
 
-// The avatar and tooltip islands are entries of their own (client/avatar.ts, client/tooltip.ts), loaded where their markup is.
+// The avatar, tooltip and dialog islands are entries of their own (client/avatar.ts, client/tooltip.ts,
+// client/dialogs.ts), loaded where their markup is.
 // The theme switcher and the password toggle work before this bundle arrives (client/first-paint.ts, decision 210).
 // The forms island first (see start), then the fields island: what a person reaches for on most pages.
-const inits = [initEnhance, initFields, initToasts, initDialogs, initProgress];
-const mounts = [mountForms, mountFields, mountToasts, mountDialogs, mountOverlays];
+const inits = [initEnhance, initFields, initToasts, initProgress];
+const mounts = [mountForms, mountFields, mountToasts, mountOverlays];
 
 function mountAll(root: ParentNode): void {
   for (const mount of mounts) mount(root);

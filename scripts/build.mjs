@@ -28,6 +28,8 @@ const client = await esbuild.build({
     avatar: 'client/avatar.ts',
     // Tooltips likewise: loaded by the pages that render one (views/components/Tooltip.tsx).
     tooltip: 'client/tooltip.ts',
+    // Dialogs, popovers and Reload buttons: loaded where one is rendered (Dialog.tsx, Popover.tsx, CrashScreen.tsx).
+    dialogs: 'client/dialogs.ts',
     // The page-level loading overlay that follows a form (views/components/LoadingOverlay.tsx `follows`).
     'page-loading': 'client/page-loading.ts',
     // The live-session socket: loaded by signed-in pages only (views/components/LiveSession.tsx, decision 160).

@@ -1,5 +1,5 @@
-// Dialogs (open/close, Escape, focus), popovers (Escape, outside click), Reload buttons, the
-// language switcher's submit-on-change and the cross-tab session-changed warning.
+// Dialogs (open/close, Escape, focus), popovers (Escape, outside click), Reload buttons and the cross-tab
+// session-changed warning. An entry of its own (client/dialogs.ts), loaded where that markup is.
 import { all, firstTime, hit } from '../lib/dom.ts';
 
 const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),select,textarea,[tabindex]:not([tabindex="-1"])';
@@ -33,11 +33,6 @@ function openLayers(): HTMLElement[] {
 
 export function mountDialogs(root: ParentNode): void {
   for (const close of all(root, '.dialog__close[hidden]')) close.hidden = false;
-  for (const form of all<HTMLFormElement>(root, 'form[data-island="language"]')) {
-    if (!fresh(form)) continue;
-    for (const apply of all(form, '.lang-switcher__apply')) apply.hidden = true;
-    form.addEventListener('change', () => form.requestSubmit());
-  }
   for (const watch of all(root, '[data-island="session-watch"]')) {
     if (!fresh(watch)) continue;
     const open = () => {

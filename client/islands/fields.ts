@@ -1,5 +1,5 @@
-// Clear buttons and indeterminate checkboxes on server-rendered fields, and the password toggles of fields
-// swapped in after the first paint shown (the first-paint script makes every toggle work: decision 210).
+// Clear buttons, indeterminate checkboxes and the language switcher's submit on change; the password toggles
+// of fields swapped in after the first paint shown (the first-paint script makes every toggle work: decision 210).
 import { all, CLOSE_ICON, firstTime, hit } from '../lib/dom.ts';
 const fresh = firstTime();
 
@@ -33,6 +33,12 @@ export function mountFields(root: ParentNode): void {
     sync();
   }
   for (const box of all<HTMLInputElement>(root, 'input[data-indeterminate]')) box.indeterminate = true;
+  // The language switcher applies a choice at once; its Apply button is for pages without JavaScript.
+  for (const form of all<HTMLFormElement>(root, 'form[data-island="language"]')) {
+    if (!fresh(form)) continue;
+    for (const apply of all(form, '.lang-switcher__apply')) apply.hidden = true;
+    form.addEventListener('change', () => form.requestSubmit());
+  }
 }
 
 export function initFields(): void {

@@ -1,6 +1,7 @@
 import { useT, useView } from '../context.ts';
 import { BrandLogo } from './BrandLogo.tsx';
 import { Button } from './Button.tsx';
+import { IslandScript } from './IslandScript.tsx';
 
 /**
  * Spec §2 crash screen: 'Something went wrong', the apology, and Retry, which reloads the page
@@ -20,6 +21,8 @@ export function CrashScreen(props: { requestId?: string; /** Inside another page
         {t('crash.retry')}
       </Button>
       {id ? <p className="muted crash__ref">{t('crash.requestId', { id })}</p> : null}
+      {/* Reload (not a new visit) when JavaScript runs: the dialog island handles data-reload. */}
+      <IslandScript name="dialogs" />
     </Root>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { cx } from './cx.ts';
+import { IslandScript } from './IslandScript.tsx';
 
 export type PopoverProps = {
   id: string;
@@ -17,9 +18,12 @@ export type PopoverProps = {
 export function Popover(props: PopoverProps) {
   const { id, label, children, align = 'start', className } = props;
   return (
-    <details className={cx('popover', `popover--${align}`, className)} id={id} data-popover="">
-      <summary className="popover__trigger">{label}</summary>
-      <div className="popover__panel">{children}</div>
-    </details>
+    <>
+      <details className={cx('popover', `popover--${align}`, className)} id={id} data-popover="">
+        <summary className="popover__trigger">{label}</summary>
+        <div className="popover__panel">{children}</div>
+      </details>
+      <IslandScript name="dialogs" />
+    </>
   );
 }

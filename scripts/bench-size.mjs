@@ -1,7 +1,7 @@
 // `node scripts/bench-size.mjs [--check]` after `npm run build`: starts the built app (with the
 // embedded identity service and backend when they are there) on free ports, fetches a list of
 // pages and prints the gzip bytes of each page's HTML, CSS and JS (every stylesheet and script the
-// page references; its inline scripts beside them). A second app with One Tap configured measures the pages
+// page references, and its inline scripts). A second app with One Tap configured measures the pages
 // that then load the One Tap island too (Google's own script, which the island fetches later, is not ours and not counted).
 // With --check it exits 1 when a page is over budget.
 import { spawn } from 'node:child_process';
@@ -142,8 +142,8 @@ function referenced(html) {
     ...[...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]),
     ...[...html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*>/g)].map((m) => /href="([^"]+)"/.exec(m[0])?.[1]).filter(Boolean),
   ];
-  // Inline scripts (the first-paint script, decision 210; the consent default) are printed beside the files,
-  // each one gzipped on its own; the budgets hold the files (README "Benchmarks"). JSON data blocks do not run.
+  // Inline scripts (the first-paint script, decision 210; the consent default) are JavaScript the page runs
+  // too: each one gzipped on its own, they count towards the JS budgets with the files. JSON data does not run.
   const inline = [...html.matchAll(/<script\b([^>]*)>([^<]+)<\/script>/g)].filter((m) => !/\bsrc=|type="application\/(ld\+)?json"/.test(m[1])).map((m) => m[2]);
   return { css: [...new Set(css)], js: [...new Set(js)], inline };
 }
@@ -263,7 +263,7 @@ async function main() {
     if (label === ONE_TAP.label && !refs.js.some((href) => /\/one-tap-[\w]+\.js$/.test(href))) failures.push(`${name}: the One Tap island is not loaded`);
     if (label === CONSENT.label && !refs.js.some((href) => /\/analytics-[\w]+\.js$/.test(href))) failures.push(`${name}: the analytics island is not loaded`);
     const jsBudget = page.path === '/sign-in' ? BUDGETS.signInJs : BUDGETS.js;
-    if (js > jsBudget) failures.push(`${name}: JS ${js} B gzip > ${jsBudget} B`);
+    if (js + inline > jsBudget) failures.push(`${name}: JS ${js} B + ${inline} B inline gzip > ${jsBudget} B`);
     if (css > BUDGETS.css) failures.push(`${name}: CSS ${css} B gzip > ${BUDGETS.css} B`);
     if (row.html > BUDGETS.html) failures.push(`${name}: HTML ${row.html} B gzip > ${BUDGETS.html} B`);
     rows.push(row);
@@ -305,7 +305,7 @@ async function main() {
     );
   }
   console.log(
-    `budgets: JS ≤ ${BUDGETS.signInJs} B on /sign-in (One Tap island, or the analytics island once consent is given, included), ≤ ${BUDGETS.js} B elsewhere; consent banner island ≤ ${BUDGETS.consentBannerJs} B; CSS ≤ ${BUDGETS.css} B; HTML ≤ ${BUDGETS.html} B`,
+    `budgets: JS (files and inline scripts) ≤ ${BUDGETS.signInJs} B on /sign-in (One Tap island, or the analytics island once consent is given, included), ≤ ${BUDGETS.js} B elsewhere; consent banner island ≤ ${BUDGETS.consentBannerJs} B; CSS ≤ ${BUDGETS.css} B; HTML ≤ ${BUDGETS.html} B`,
   );
   if (failures.length > 0) {
     console.log(`over budget or failing:\n  ${failures.join('\n  ')}`);

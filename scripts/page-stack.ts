@@ -67,7 +67,10 @@ export async function startProduct(dist: string): Promise<Product> {
     IDENTITY_PUBLIC_URL: publicUrl,
     IDENTITY_ADMIN_URL: adminUrl,
   });
-  await Promise.all([waitFor(publicUrl, identity), waitFor(backendUrl, backend)]);
+  await Promise.all([waitFor(publicUrl, identity), waitFor(backendUrl, backend)]).catch((error: unknown) => {
+    stopProduct();
+    throw error;
+  });
   const appEnv = (port: number, url: string, extra: Record<string, string> = {}) => ({
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
@@ -94,7 +97,11 @@ export async function startProduct(dist: string): Promise<Product> {
       USER_LOCATION_LOOKUP: 'false',
     }),
   );
-  await Promise.all([waitFor(`${appUrl}/readyz`, app, true), waitFor(`${consentUrl}/readyz`, consent, true)]);
+  await Promise.all([waitFor(`${appUrl}/readyz`, app, true), waitFor(`${consentUrl}/readyz`, consent, true)]).catch((error: unknown) => {
+    // An app that cannot start (a wrong --dist) must not leave the stand-ins running behind the bench.
+    stopProduct();
+    throw error;
+  });
   return { appUrl, consentUrl, adminUrl, stop: stopProduct };
 }
 

@@ -30,7 +30,7 @@ function paint(choice: ThemeChoice): void {
 function applyStoredTheme(): void {
   const choice = storedTheme();
   paint(choice);
-  document.querySelectorAll<HTMLInputElement>('[data-island="theme"] input').forEach((radio) => (radio.checked = radio.value === choice));
+  document.querySelectorAll<HTMLInputElement>(`${SWITCHER} input`).forEach((radio) => (radio.checked = radio.value === choice));
 }
 
 /** The button's label always says what pressing it will do. */
@@ -47,7 +47,7 @@ systemDark.addEventListener('change', applyStoredTheme);
 addEventListener('storage', (event) => event.key === THEME_KEY && applyStoredTheme());
 
 document.addEventListener('DOMContentLoaded', () => {
-  document.querySelectorAll<HTMLElement>('[data-island="theme"],[data-password-toggle]').forEach((element) => (element.hidden = false));
+  document.querySelectorAll<HTMLElement>(`${SWITCHER},${TOGGLE}`).forEach((element) => (element.hidden = false));
   applyStoredTheme();
 });
 
@@ -70,10 +70,7 @@ document.addEventListener('click', (event) => {
 
 document.addEventListener(
   'submit',
-  (event) =>
-    (event.target as HTMLFormElement)
-      .querySelectorAll<HTMLElement>('[data-password-toggle][aria-pressed="true"]')
-      .forEach((button) => showPassword(button, false)),
+  (event) => (event.target as HTMLFormElement).querySelectorAll<HTMLElement>(`${TOGGLE}[aria-pressed="true"]`).forEach((button) => showPassword(button, false)),
   // Capture: before the forms island's own submit handler reads the form.
   true,
 );

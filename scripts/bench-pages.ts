@@ -5,12 +5,11 @@
 // 1.6 Mbps down, 750 Kbps up: Network.emulateNetworkConditions), a fresh browser context per run (empty
 // cache, no open connection, no cookie but the signed-in one /profile-settings needs).
 //
-// Per screen and run: "interactive" is the time from the document request's start until the page's
-// main island answers: a probe in the page (PROBE below) clicks the password toggle until the input's
-// type changes, or, on a screen with no password, picks another theme in the theme switcher until the
-// page's theme follows (client/main.ts starts the islands one per task, the theme switcher's after
-// the password toggle's: decision 200). Nothing in client/islands marks readiness, so the
-// probe tries every 10 ms; no fixed sleep. Blocking time is Total Blocking Time as Lighthouse counts it: the long tasks' time over
+// Per screen and run: "interactive" is the time from the document request's start until the page
+// answers its first control: a probe in the page (PROBE below) clicks the password toggle until the
+// input's type changes, or, on a screen with no password, picks another theme in the theme switcher until
+// the page's theme follows (both run from the page's head script: client/first-paint.ts, decision 210).
+// Nothing marks readiness, so the probe tries every 10 ms; no fixed sleep. Blocking time is Total Blocking Time as Lighthouse counts it: the long tasks' time over
 // 50 ms (PerformanceObserver 'longtask') from the first contentful paint until the network is idle (later than Lighthouse's end,
 // so never less); the same sum from the document's start is printed too ("from the start"); requests and bytes (encoded, headers included,
 // redirects too) come from the DevTools protocol's Network events. Medians and ranges are printed; the
@@ -59,7 +58,7 @@ const SCREENS: Screen[] = [
 ];
 
 /**
- * Runs in every document before its own scripts. Polls the main island every 10 ms and reports the
+ * Runs in every document before its own scripts. Polls the page's first control every 10 ms and reports the
  * moment it answers through window.__benchReady; keeps the long tasks for blocking time.
  */
 const PROBE = `(() => {

@@ -4,13 +4,13 @@
 // page references, and its inline scripts). A second app with One Tap configured measures the pages
 // that then load the One Tap island too (Google's own script, which the island fetches later, is not ours and not counted).
 // With --check it exits 1 when a page is over budget.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { SIZE_BUDGETS } from './budgets.ts';
+import { startNode, stopAll, waitFor } from './child-processes.ts';
+import { freePort } from './ory/process.ts';
 
 /** The gzip budgets (scripts/budgets.ts holds every bench's budgets). */
 export const BUDGETS = SIZE_BUDGETS;
@@ -63,48 +63,11 @@ const CONSENT = {
 };
 
 const check = process.argv.includes('--check');
-const node = process.execPath;
 const children = [];
 let dataDir = '';
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function start(name, args, env) {
-  const child = spawn(node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  child.label = name;
-  child.lastError = () => stderr;
-  children.push(child);
-  return child;
-}
-
-/** Polls until something answers HTTP at url (any status), or the process dies, or time runs out. */
-async function waitFor(url, child, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) return false;
-    try {
-      await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(1000) });
-      return true;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-  }
-  return false;
-}
-
-function stopAll() {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+function stopProduct() {
+  stopAll(children);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -181,7 +144,7 @@ async function main() {
   // The stand-ins, started as scripts/start.ts does, on free ports with a throw-away data dir.
   let stack = existsSync('embedded/identity/main.ts') && existsSync('embedded/backend/main.ts');
   if (stack) {
-    const identity = start('identity', ['embedded/identity/main.ts'], {
+    const identity = startNode(children, 'identity', ['embedded/identity/main.ts'], {
       APP_URL: appUrl,
       IDENTITY_HOST: '127.0.0.1',
       IDENTITY_PUBLIC_PORT: String(idPublicPort),
@@ -190,19 +153,16 @@ async function main() {
       IDENTITY_ADMIN_URL: idAdmin,
       IDENTITY_DATA_DIR: dataDir,
     });
-    const backend = start('backend', ['embedded/backend/main.ts'], {
+    const backend = startNode(children, 'backend', ['embedded/backend/main.ts'], {
       BACKEND_HOST: '127.0.0.1',
       BACKEND_PORT: String(backendPort),
       BACKEND_DATA_DIR: path.join(dataDir, 'backend'),
       IDENTITY_PUBLIC_URL: idPublic,
       IDENTITY_ADMIN_URL: idAdmin,
     });
-    const [identityUp, backendUp] = await Promise.all([waitFor(idPublic, identity), waitFor(backendUrl, backend)]);
-    if (!identityUp || !backendUp) {
-      const failed = !identityUp ? identity : backend;
-      console.error(
-        `bench-size: ${failed.label} stand-in did not start; pages needing it are skipped\n${failed.lastError().trim().split('\n').slice(-3).join('\n')}`,
-      );
+    const failed = (await Promise.allSettled([waitFor(idPublic, identity), waitFor(backendUrl, backend)])).find((result) => result.status === 'rejected');
+    if (failed) {
+      console.error(`bench-size: a stand-in did not start; pages needing it are skipped\n${failed.reason.message.split('\n').slice(-3).join('\n')}`);
       stack = false;
     }
   } else {
@@ -222,17 +182,19 @@ async function main() {
     ...extra,
   });
   const oneTapUrl = `http://127.0.0.1:${oneTapPort}`;
-  const app = start('app', ['dist/server.js'], appEnv(appPort, appUrl));
-  const oneTapApp = start('app (One Tap)', ['dist/server.js'], appEnv(oneTapPort, oneTapUrl, ONE_TAP.env));
+  const app = startNode(children, 'app', ['dist/server.js'], appEnv(appPort, appUrl));
+  const oneTapApp = startNode(children, 'app (One Tap)', ['dist/server.js'], appEnv(oneTapPort, oneTapUrl, ONE_TAP.env));
   const consentUrl = `http://127.0.0.1:${consentPort}`;
-  const consentApp = start('app (consent given)', ['dist/server.js'], appEnv(consentPort, consentUrl, CONSENT.env));
+  const consentApp = startNode(children, 'app (consent given)', ['dist/server.js'], appEnv(consentPort, consentUrl, CONSENT.env));
   for (const [child, url] of [
     [app, appUrl],
     [oneTapApp, oneTapUrl],
     [consentApp, consentUrl],
   ]) {
-    if (!(await waitFor(`${url}/healthz`, child))) {
-      console.error(`bench-size: the ${child.label} did not start\n${child.lastError().trim()}`);
+    try {
+      await waitFor(`${url}/healthz`, child);
+    } catch (error) {
+      console.error(`bench-size: the ${child.label} did not start: ${error.message}`);
       return 1;
     }
   }
@@ -321,6 +283,6 @@ try {
 } catch (error) {
   console.error(`bench-size: ${error instanceof Error ? error.message : error}`);
 } finally {
-  stopAll();
+  stopProduct();
 }
 process.exit(code);

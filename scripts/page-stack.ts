@@ -2,11 +2,12 @@
 // BUILT app (NODE_ENV=production) and the embedded identity service and backend as child processes
 // on free ports with a throw-away data folder, plus a second app that shows the cookie banner
 // (analytics configured, consent asked, nobody's location known).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright';
+import { startNode, stopAll, waitFor } from './child-processes.ts';
 import { freePort } from './ory/process.ts';
 import { Browser as CookieJar, formAction, hiddenValue } from '../test/support/http.ts';
 
@@ -18,30 +19,6 @@ const PASSWORD = 'Violet-Harbour-Quartz-93';
 const children: ChildProcess[] = [];
 let dataDir = '';
 
-function start(label: string, file: string, env: Record<string, string>): ChildProcess & { lastError(): string } {
-  const child = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  children.push(child);
-  return Object.assign(child, { lastError: () => `${label}: ${stderr.trim()}` });
-}
-
-/** Polls until url answers (2xx when `ok`), or the process dies, or time runs out. */
-async function waitFor(url: string, child: ChildProcess & { lastError(): string }, ok = false, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline && child.exitCode === null) {
-    try {
-      const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(1000) });
-      await response.arrayBuffer();
-      if (response.ok || !ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`${url} did not answer\n${child.lastError()}`);
-}
-
 /** The stand-ins and two apps (the second one shows the cookie banner); stop() ends them and removes their data. */
 export async function startProduct(dist: string): Promise<Product> {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pages-'));
@@ -51,7 +28,7 @@ export async function startProduct(dist: string): Promise<Product> {
   const publicUrl = `http://127.0.0.1:${publicPort}`;
   const adminUrl = `http://127.0.0.1:${adminPort}`;
   const backendUrl = `http://127.0.0.1:${backendPort}`;
-  const identity = start('identity', 'embedded/identity/main.ts', {
+  const identity = startNode(children, 'identity', ['embedded/identity/main.ts'], {
     APP_URL: appUrl,
     IDENTITY_HOST: '127.0.0.1',
     IDENTITY_PUBLIC_PORT: String(publicPort),
@@ -60,7 +37,7 @@ export async function startProduct(dist: string): Promise<Product> {
     IDENTITY_ADMIN_URL: adminUrl,
     IDENTITY_DATA_DIR: dataDir,
   });
-  const backend = start('backend', 'embedded/backend/main.ts', {
+  const backend = startNode(children, 'backend', ['embedded/backend/main.ts'], {
     BACKEND_HOST: '127.0.0.1',
     BACKEND_PORT: String(backendPort),
     BACKEND_DATA_DIR: path.join(dataDir, 'backend'),
@@ -84,11 +61,12 @@ export async function startProduct(dist: string): Promise<Product> {
     LOG_LEVEL: 'silent',
     ...extra,
   });
-  const app = start('app', path.join(dist, 'server.js'), appEnv(appPort, appUrl));
+  const app = startNode(children, 'app', [path.join(dist, 'server.js')], appEnv(appPort, appUrl));
   // Analytics configured, consent asked, nobody's location known: the banner shows on every page.
-  const consent = start(
+  const consent = startNode(
+    children,
     'app (cookie banner)',
-    path.join(dist, 'server.js'),
+    [path.join(dist, 'server.js')],
     appEnv(consentPort, consentUrl, {
       GTM_ID: 'GTM-BENCH',
       GTM_SCRIPT_URL: 'http://127.0.0.1:9/gtm.js',
@@ -176,6 +154,6 @@ export async function recoveredState(appUrl: string, adminUrl: string): Promise<
 }
 
 function stopProduct(): void {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  stopAll(children);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }

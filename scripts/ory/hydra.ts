@@ -2,7 +2,8 @@
 // logout and error pages are the app's, its data in its own SQLite file, on free ports unless told.
 // Used by the real-Ory suites and `npm run start:ory`.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPair, randomBytes, randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -22,7 +23,13 @@ export const HYDRA_UI_PATHS = {
   postLogout: ROUTES.home,
 } as const;
 
-export type RealHydra = { publicUrl: string; adminUrl: string; close(): Promise<void> };
+export type RealHydra = {
+  publicUrl: string;
+  adminUrl: string;
+  /** Hydra's error-level log lines so far. */
+  errors(): string[];
+  close(): Promise<void>;
+};
 
 export type StartHydraOptions = {
   appUrl: string;
@@ -37,6 +44,44 @@ export type StartHydraOptions = {
   /** The host name in Hydra's URLs (start:ory: localhost). */
   urlHost?: string;
 };
+
+const generateKeyPairAsync = promisify(generateKeyPair);
+
+/** The key sets Hydra signs with (ID tokens; JWT access tokens) and publishes at /.well-known/jwks.json. */
+const SIGNING_KEY_SETS = ['hydra.openid.id-token', 'hydra.jwt.access-token'];
+
+// One RSA-2048 signing key per set, made once per process and given to every Hydra it starts.
+let signingKeys: Promise<JsonWebKey[]> | undefined;
+const makeSigningKeys = () =>
+  (signingKeys ??= Promise.all(
+    SIGNING_KEY_SETS.map(async () => {
+      const { privateKey } = await generateKeyPairAsync('rsa', { modulusLength: 2048 });
+      return { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: 'RS256', use: 'sig' };
+    }),
+  ));
+
+/**
+ * Hydra makes a missing signing key on first use, RSA 4096, inside the request that needs it (the
+ * first authorization to issue a code, or the first JWKS read). On a loaded machine that outlasts
+ * Hydra's own 10 s write deadline: the request fails and the key is not kept, so the next one starts
+ * over (seen in the conformance suite under parallel load). Each empty set gets a key of ours through
+ * the admin API before anyone signs in; a kept data folder's keys stay as they are.
+ */
+async function provideSigningKeys(adminUrl: string): Promise<void> {
+  const keys = await makeSigningKeys();
+  for (const [index, set] of SIGNING_KEY_SETS.entries()) {
+    const url = `${adminUrl}/admin/keys/${set}`;
+    const existing = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    if (existing.ok && ((await existing.json()) as { keys?: unknown[] }).keys?.length) continue;
+    const stored = await fetch(url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ keys: [keys[index]] }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!stored.ok) throw new Error(`real Hydra did not take the ${set} signing key: ${stored.status} ${await stored.text()}`);
+  }
+}
 
 export async function startHydra(options: StartHydraOptions): Promise<RealHydra> {
   if (!hydraAvailable()) throw new Error(`real Hydra is not built (${hydraBinary()}): run npm run ory:build`);
@@ -85,9 +130,14 @@ export async function startHydra(options: StartHydraOptions): Promise<RealHydra>
       readyUrls: [`${adminUrl}/health/ready`, `${publicUrl}/health/ready`],
       stdio: options.stdio,
     });
+    await provideSigningKeys(adminUrl).catch(async (error: unknown) => {
+      await hydra.stop();
+      throw error;
+    });
     return {
       publicUrl,
       adminUrl,
+      errors: () => hydra.errors(),
       async close() {
         await hydra.stop();
         removeData();

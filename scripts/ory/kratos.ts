@@ -30,6 +30,8 @@ export type RealKratos = {
   jwks: JSONWebKeySet;
   /** The same keys over HTTP, for a backend in another process. */
   jwksUrl: string;
+  /** Kratos's error-level log lines so far. */
+  errors(): string[];
   close(): Promise<void>;
 };
 
@@ -183,5 +185,5 @@ async function startKratosOnce(options: StartKratosOptions): Promise<RealKratos>
     await kratos.stop();
     await closeCatcher();
   };
-  return { publicUrl, adminUrl, jwks: keys.publicSet, jwksUrl: `${sidecar.url}/.well-known/jwks.json`, close };
+  return { publicUrl, adminUrl, jwks: keys.publicSet, jwksUrl: `${sidecar.url}/.well-known/jwks.json`, errors: () => kratos.errors(), close };
 }

@@ -65,7 +65,12 @@ export function migratedDatabase(binary: string, name: string, migrate: string[]
   copyFileSync(template, target);
 }
 
-export type OryProcess = { stop(): Promise<void> };
+/** A running Ory process: `errors()` is every error-level line it has logged (kept to explain a failed test). */
+export type OryProcess = { stop(): Promise<void>; errors(): string[] };
+
+/** Error and fatal lines (Ory logs JSON, or logfmt in dev), kept apart from the 20 kB tail so a long run cannot push them out. */
+const ERROR_LINE = /"level":"(error|fatal)"|\blevel=(error|fatal)\b/;
+const MAX_ERROR_LINES = 200;
 
 /**
  * Starts `binary args` and waits until every `readyUrls` answers 2xx. Its output is kept (the last 20 kB) and
@@ -79,9 +84,17 @@ export async function startOryProcess(
 ): Promise<OryProcess> {
   const child = spawn(binary, args, { cwd: options.cwd, env: oryEnv(), stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
   let log = '';
+  let partial = '';
+  const errorLines: string[] = [];
   const keep = (chunk: Buffer) => {
-    log = (log + chunk.toString('utf8')).slice(-20_000);
+    const text = chunk.toString('utf8');
+    log = (log + text).slice(-20_000);
+    const lines = (partial + text).split('\n');
+    partial = lines.pop()!.slice(-20_000);
+    for (const line of lines) if (ERROR_LINE.test(line)) errorLines.push(line.slice(0, 2_000));
+    errorLines.splice(0, errorLines.length - MAX_ERROR_LINES);
   };
+  const errors = () => [...errorLines];
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -106,7 +119,7 @@ export async function startOryProcess(
         ),
       ),
     );
-    if (answers.every(Boolean) && child.exitCode === null) return { stop };
+    if (answers.every(Boolean) && child.exitCode === null) return { stop, errors };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await stop();

@@ -162,3 +162,16 @@ export class Client {
     return this.request('POST', url, { ...options, form, variant: 'form' });
   }
 }
+
+/**
+ * A scenario's failure with what explains it: the last answer recorded before it stopped (a missing
+ * redirect says little alone) and the error lines the service logged meanwhile.
+ */
+export function explainFailure(message: string, recording: Recording, logged: string[]): string {
+  const last = recording.exchanges.at(-1);
+  const body = last && (typeof last.body === 'string' ? last.body : JSON.stringify(last.body)).slice(0, 600);
+  const lines = [message];
+  if (last) lines.push(`last answer: ${last.method} ${last.url} (${last.variant}) → ${last.status}${last.location ? ` ${last.location}` : ''} ${body}`);
+  for (const line of logged.slice(-5)) lines.push(`logged: ${line}`);
+  return lines.join('\n');
+}

@@ -7,10 +7,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { allowedDifferences } from './allowed-differences.ts';
-import { Client, type Recording, type Target } from './client.ts';
+import { Client, explainFailure, type Recording, type Target } from './client.ts';
 import { compareRecordings, formatDifferences, judge } from './compare.ts';
 import { normaliseRecording, normaliseText } from './normalise.ts';
-import { startPair, type Pair, type ScenarioConfig } from './targets.ts';
+import { startPair, type Pair, type RunningTarget, type ScenarioConfig } from './targets.ts';
 import { merge } from '../../embedded/identity/config.ts';
 
 export type ScenarioContext = {
@@ -34,8 +34,9 @@ export type Scenario = {
 
 type Run = { recording: Recording; failure?: string };
 
-async function runOn(target: Target, scenario: Scenario): Promise<Run> {
+async function runOn(target: RunningTarget, scenario: Scenario): Promise<Run> {
   const recording: Recording = { exchanges: [] };
+  const loggedBefore = target.errors().length;
   const context: ScenarioContext = {
     target,
     pub: (path) => `${target.publicUrl}${path}`,
@@ -47,7 +48,7 @@ async function runOn(target: Target, scenario: Scenario): Promise<Run> {
     await scenario.run(context);
     return { recording };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = explainFailure(error instanceof Error ? error.message : String(error), recording, target.errors().slice(loggedBefore));
     return { recording, failure: normaliseText(message, { public: target.publicUrl, admin: target.adminUrl, app: target.appUrl }) };
   }
 }

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { allowedDifferences } from './allowed-differences.ts';
-import { Client, type Exchange, type Recording } from './client.ts';
+import { Client, explainFailure, type Exchange, type Recording } from './client.ts';
 import { compareRecordings, formatDifferences, judge } from './compare.ts';
 import type { Fixture, ScenarioContext } from './harness.ts';
 import { merge } from '../../embedded/identity/config.ts';
@@ -35,6 +35,7 @@ const placeholders = (t: RunningTarget & Partial<OAuth2Target>): Placeholders =>
 
 async function runOn(target: RunningTarget & Partial<OAuth2Target>, run: (ctx: OAuth2Context) => Promise<void>) {
   const recording: Recording = { exchanges: [] };
+  const loggedBefore = target.errors().length;
   const context: ScenarioContext = {
     target,
     pub: (path) => `${target.publicUrl}${path}`,
@@ -46,7 +47,8 @@ async function runOn(target: RunningTarget & Partial<OAuth2Target>, run: (ctx: O
   try {
     await run({ ...context, hydra: target.oauth2 ?? { publicUrl: '', adminUrl: '' } });
   } catch (error) {
-    failure = normaliseText(error instanceof Error ? error.message : String(error), placeholders(target));
+    const message = explainFailure(error instanceof Error ? error.message : String(error), recording, target.errors().slice(loggedBefore));
+    failure = normaliseText(message, placeholders(target));
   }
   const exchanges = recording.exchanges.map((e) => hideSecrets(e) as Exchange);
   return { normalised: normaliseRecording(exchanges, placeholders(target)), raw: exchanges, failure: failure?.replace(HYDRA_SECRETS, '$1={token}') };

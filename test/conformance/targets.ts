@@ -15,7 +15,8 @@ export const APP_URL = 'http://app.conformance.test:3000';
 
 const ARGON2 = { memory: 1024, iterations: 1, parallelism: 1 };
 
-export type RunningTarget = Target & { close(): Promise<void> };
+/** `errors()`: the error-level lines a real Ory process logged so far (none for the stand-in), to explain a failed scenario. */
+export type RunningTarget = Target & { close(): Promise<void>; errors(): string[] };
 export type Pair = { standIn: RunningTarget; kratos: RunningTarget; close(): Promise<void> };
 
 /** Optional wiring of a target: its admin port fixed (so an OAuth2 provider can be told it first) and Kratos's oauth2_provider.url. */
@@ -31,12 +32,19 @@ export async function startStandIn(config?: ScenarioConfig, options: TargetOptio
     argon2: ARGON2,
     config: wired,
   });
-  return { name: 'stand-in', publicUrl: service.publicUrl, adminUrl: service.adminUrl, appUrl: APP_URL, close: () => service.close() };
+  return { name: 'stand-in', publicUrl: service.publicUrl, adminUrl: service.adminUrl, appUrl: APP_URL, errors: () => [], close: () => service.close() };
 }
 
 export async function startRealKratos(config?: ScenarioConfig, options: TargetOptions = {}): Promise<RunningTarget> {
   const kratos = await startKratos({ appUrl: APP_URL, config, adminPort: options.adminPort, oauth2ProviderUrl: options.oauth2ProviderUrl });
-  return { name: 'kratos', publicUrl: kratos.publicUrl, adminUrl: kratos.adminUrl, appUrl: APP_URL, close: () => kratos.close() };
+  return {
+    name: 'kratos',
+    publicUrl: kratos.publicUrl,
+    adminUrl: kratos.adminUrl,
+    appUrl: APP_URL,
+    errors: () => kratos.errors(),
+    close: () => kratos.close(),
+  };
 }
 
 /** Two targets started together; if one fails to start, the other is closed and the failure thrown. */
@@ -76,6 +84,7 @@ async function withHydra(
     return {
       ...target,
       oauth2: { publicUrl: hydra.publicUrl, adminUrl: hydra.adminUrl },
+      errors: () => [...target.errors(), ...hydra.errors().map((line) => `hydra: ${line}`)],
       close: async () => {
         await target.close();
         await hydra.close();

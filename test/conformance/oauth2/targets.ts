@@ -31,26 +31,9 @@ export async function startStandIn(): Promise<RunningTarget> {
   return { name: 'stand-in', publicUrl: provider.publicUrl, adminUrl: provider.adminUrl, appUrl: APP_URL, close: () => provider.close() };
 }
 
-/**
- * Hydra makes its signing keys on first use; on a loaded machine that can outlast its own write
- * deadline and the request that needed them fails. Asking for the JWKS until it answers makes them
- * before any scenario runs.
- */
-async function waitForSigningKeys(publicUrl: string): Promise<void> {
-  const deadline = Date.now() + 50_000;
-  for (;;) {
-    const answer = await fetch(`${publicUrl}/.well-known/jwks.json`, { signal: AbortSignal.timeout(20_000) }).catch(() => undefined);
-    if (answer?.ok) return;
-    if (Date.now() > deadline) throw new Error(`real Hydra made no signing keys: ${answer?.status ?? 'no answer'}`);
-  }
-}
-
 export async function startRealHydra(): Promise<RunningTarget> {
+  // startHydra gives Hydra its signing keys before it returns (scripts/ory/hydra.ts).
   const hydra = await startHydra({ appUrl: APP_URL });
-  await waitForSigningKeys(hydra.publicUrl).catch(async (error: unknown) => {
-    await hydra.close();
-    throw error;
-  });
   return { name: 'hydra', publicUrl: hydra.publicUrl, adminUrl: hydra.adminUrl, appUrl: APP_URL, close: () => hydra.close() };
 }
 

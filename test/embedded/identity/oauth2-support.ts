@@ -15,13 +15,16 @@ export const REDIRECT_URI = `${APP}/callback`;
 
 export type OAuth2Stack = {
   /** Real Hydra, or the embedded OAuth2 provider (embedded/oauth2) with `provider: 'stand-in'`. */
-  hydra: RealHydra;
+  hydra: OAuth2Provider;
   fakes?: FakeProviders;
   publicUrl: string;
   adminUrl: string;
   pub(path: string): string;
   close(): Promise<void>;
 };
+
+/** Real Hydra or the OAuth2 stand-in: what the tests use of either. */
+type OAuth2Provider = Pick<RealHydra, 'publicUrl' | 'adminUrl' | 'close'>;
 
 export type OAuth2StackOptions = { config?: DeepPartial<IdentityConfig>; social?: boolean; wired?: boolean; provider?: 'hydra' | 'stand-in' };
 
@@ -35,7 +38,7 @@ export async function startOAuth2Stack(options: OAuth2StackOptions = {}): Promis
     error: APP + HYDRA_UI_PATHS.error,
     postLogout: APP + HYDRA_UI_PATHS.postLogout,
   };
-  const hydra: RealHydra =
+  const hydra: OAuth2Provider =
     options.provider === 'stand-in'
       ? await startOAuth2Provider({ publicPort: 0, adminPort: 0, urls, identityProviderAdminUrl })
       : await startHydra({ appUrl: APP, identityProviderAdminUrl });

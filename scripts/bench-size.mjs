@@ -247,16 +247,20 @@ async function main() {
   // The cookie banner island too (decision 170): at most 1 KB on top of any page that shows the banner.
   const consentBanner = builtManifest['consent-banner.js'] ? await assetSize(appUrl, builtManifest['consent-banner.js']) : 0;
   if (consentBanner > BUDGETS.consentBannerJs) failures.push(`consent-banner island: JS ${consentBanner} B gzip > ${BUDGETS.consentBannerJs} B`);
-  // The live-session socket island (decision 160): at most 1 KB, and the most a signed-in page loads (the
-  // shared bundle, the profile page's avatar and tooltip islands, the analytics and cookie banner islands, the socket island) within 10 KB.
+  // The live-session socket island (decision 160): at most 1 KB. The most a signed-in page loads is the
+  // profile page's: the shared bundle, its island bundle (avatar, tooltip, dialogs, socket: decision 220),
+  // the analytics and cookie banner islands, within 10 KB.
   const sizeOf = async (name) => (builtManifest[name] ? await assetSize(appUrl, builtManifest[name]) : 0);
   const socketIsland = await sizeOf('socket.js');
   if (!builtManifest['socket.js']) failures.push('socket island: not built');
   if (socketIsland > BUDGETS.socketJs) failures.push(`socket island: JS ${socketIsland} B gzip > ${BUDGETS.socketJs} B`);
-  const signedInJs =
-    (await sizeOf('main.js')) + (await sizeOf('avatar.js')) + (await sizeOf('tooltip.js')) + (await sizeOf('analytics.js')) + consentBanner + socketIsland;
+  if (!builtManifest['profile.js']) failures.push('profile island bundle: not built');
+  const firstPaint = gz(readFileSync('dist/public/first-paint.js', 'utf8'));
+  const signedInJs = (await sizeOf('main.js')) + (await sizeOf('profile.js')) + (await sizeOf('analytics.js')) + consentBanner + firstPaint;
   if (signedInJs > BUDGETS.js)
-    failures.push(`signed-in page (shared bundle, avatar, tooltip, analytics, banner and socket islands): JS ${signedInJs} B gzip > ${BUDGETS.js} B`);
+    failures.push(
+      `signed-in page (shared bundle, profile island bundle, analytics and banner islands, head script): JS ${signedInJs} B gzip > ${BUDGETS.js} B`,
+    );
   console.log(`socket island ${socketIsland} B gzip; a signed-in page's scripts at most ${signedInJs} B gzip`);
 
   const cell = (value, width) => String(value ?? '-').padStart(width);

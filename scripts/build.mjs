@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
 import { guestStylesheet } from './guest-css.mjs';
+import { ISLAND_BUNDLES_FILE, PROFILE_ISLAND_BUNDLE } from '../server/assets.ts';
 
 const { values: args } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' } } });
 const out = path.resolve(args.outdir);
@@ -17,30 +18,35 @@ await rm(out, { recursive: true, force: true });
 await mkdir(publicOut, { recursive: true });
 await cp('public', publicOut, { recursive: true, filter: (src) => !src.includes(`${path.sep}styles`) });
 
-const client = await esbuild.build({
+const PROFILE_ENTRY = 'client/profile.ts';
+const entryPoints = {
+  main: 'client/main.ts',
   // One Tap's island is an entry of its own: only a page showing its form loads it (decision 120).
-  entryPoints: {
-    main: 'client/main.ts',
-    'one-tap': 'client/islands/one-tap.ts',
-    // The web view bridge too: only the mobile gateway's callback page loads it (decision 140).
-    'app-bridge': 'client/islands/app-bridge.ts',
-    // The avatar upload island: only the profile page, where its markup is, loads it (IslandScript).
-    avatar: 'client/avatar.ts',
-    // Tooltips likewise: loaded by the pages that render one (views/components/Tooltip.tsx).
-    tooltip: 'client/tooltip.ts',
-    // Dialogs, popovers and Reload buttons: loaded where one is rendered (Dialog.tsx, Popover.tsx, CrashScreen.tsx).
-    dialogs: 'client/dialogs.ts',
-    // The page-level loading overlay that follows a form (views/components/LoadingOverlay.tsx `follows`).
-    'page-loading': 'client/page-loading.ts',
-    // The live-session socket: loaded by signed-in pages only (views/components/LiveSession.tsx, decision 160).
-    socket: 'client/socket.ts',
-    // Cookie consent (decision 170): the banner island (shown pages only) and analytics (once allowed).
-    'consent-banner': 'client/consent-banner.ts',
-    analytics: 'client/analytics.ts',
-    // The reCAPTCHA widget's re-render after a form swap: only pages with the widget load it.
-    captcha: 'client/captcha.ts',
-    app: 'public/styles/app.css',
-  },
+  'one-tap': 'client/islands/one-tap.ts',
+  // The web view bridge too: only the mobile gateway's callback page loads it (decision 140).
+  'app-bridge': 'client/islands/app-bridge.ts',
+  // The avatar upload island: only the profile page, where its markup is, loads it (IslandScript).
+  avatar: 'client/avatar.ts',
+  // Tooltips likewise: loaded by the pages that render one (views/components/Tooltip.tsx).
+  tooltip: 'client/tooltip.ts',
+  // Dialogs, popovers and Reload buttons: loaded where one is rendered (Dialog.tsx, Popover.tsx, CrashScreen.tsx).
+  dialogs: 'client/dialogs.ts',
+  // The page-level loading overlay that follows a form (views/components/LoadingOverlay.tsx `follows`).
+  'page-loading': 'client/page-loading.ts',
+  // The live-session socket: loaded by signed-in pages only (views/components/LiveSession.tsx, decision 160).
+  socket: 'client/socket.ts',
+  // Cookie consent (decision 170): the banner island (shown pages only) and analytics (once allowed).
+  'consent-banner': 'client/consent-banner.ts',
+  analytics: 'client/analytics.ts',
+  // The reCAPTCHA widget's re-render after a form swap: only pages with the widget load it.
+  captcha: 'client/captcha.ts',
+  // The profile page's islands (avatar, tooltip, dialogs, socket) as one file (decision 220).
+  [PROFILE_ISLAND_BUNDLE]: PROFILE_ENTRY,
+  app: 'public/styles/app.css',
+};
+
+const client = await esbuild.build({
+  entryPoints,
   outdir: path.join(publicOut, 'assets'),
   entryNames: '[name]-[hash]',
   bundle: true,
@@ -58,6 +64,18 @@ for (const [file, meta] of Object.entries(client.metafile.outputs)) {
   manifest[logical === 'app.css.css' ? 'app.css' : logical] = `/assets/${path.basename(file)}`;
 }
 await writeFile(path.join(publicOut, 'manifest.json'), JSON.stringify(manifest, null, 2));
+
+// Which island entries each bundle holds, read from what esbuild put in it (decision 220): the server
+// points those islands at the bundle on the pages that load it.
+const entryNameOf = Object.fromEntries(Object.entries(entryPoints).map(([name, file]) => [file, name]));
+const profileOutput = Object.values(client.metafile.outputs).find((meta) => meta.entryPoint === PROFILE_ENTRY);
+const bundles = {
+  [PROFILE_ISLAND_BUNDLE]: Object.keys(profileOutput.inputs)
+    .filter((input) => input !== PROFILE_ENTRY && entryNameOf[input])
+    .map((input) => entryNameOf[input])
+    .sort(),
+};
+await writeFile(path.join(publicOut, ISLAND_BUNDLES_FILE), JSON.stringify(bundles, null, 2));
 
 // The static files compressed once, here, at the strongest settings (brotli 11, gzip 9): the server
 // sends these as they are (express-static-gzip) instead of compressing on every request.

@@ -7,7 +7,7 @@ import cookieParser from 'cookie-parser';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { FIRST_PAINT_FILE, GUEST_CSS_FILE, loadInlined, loadManifest } from './assets.ts';
+import { bundledIslandScripts, FIRST_PAINT_FILE, GUEST_CSS_FILE, loadInlined, loadManifest } from './assets.ts';
 import type { Config } from './config.ts';
 import { errorResponder, notFound } from './http-errors.ts';
 import { wantsJson } from './flows/respond.ts';
@@ -99,6 +99,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   // Shared state with REDIS_URL (decision 160): rate-limit counts and the socket fan-out in Redis too.
   const limits = config.REDIS_URL ? await sharedLimitStores(config.REDIS_URL, logger) : undefined;
   const liveSessions = await createLiveSessions(config, logger);
+  const islandScripts = islandScriptsOf(manifest);
   const locals: AppLocals = {
     config,
     logger,
@@ -111,7 +112,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
       guestCss: loadInlined(config.ASSETS_DIR, GUEST_CSS_FILE),
       firstPaint: loadInlined(config.ASSETS_DIR, FIRST_PAINT_FILE),
     },
-    islandScripts: islandScriptsOf(manifest),
+    islandScripts,
+    bundledIslandScripts: bundledIslandScripts(config.ASSETS_DIR, islandScripts),
     shuttingDown: false,
     readiness: [
       { name: 'session-store', check: session.isReady },

@@ -20,6 +20,31 @@ export const GUEST_CSS_FILE = 'guest-inline.css';
 /** The script every page's head carries inline, written by the build next to the manifest (client/first-paint.ts, decision 210). */
 export const FIRST_PAINT_FILE = 'first-paint.js';
 
+/** The profile page's islands built as one file (client/profile.ts, decision 220): its entry name. */
+export const PROFILE_ISLAND_BUNDLE = 'profile';
+
+/** Which island entries each such bundle holds (`profile` → [`avatar`, …]), written by the build next to the manifest. */
+export const ISLAND_BUNDLES_FILE = 'island-bundles.json';
+
+/**
+ * The islands' script addresses for the pages that load a bundle: each island the bundle holds points
+ * at the bundle's file (its script tags then name one file, fetched and run once). A build without
+ * bundles (a test's own manifest) gives none, and those pages load each island on its own.
+ */
+export function bundledIslandScripts(assetsDir: string, islandScripts: Readonly<Record<string, string>>): Record<string, Record<string, string>> {
+  let bundles: Record<string, string[]>;
+  try {
+    bundles = JSON.parse(readFileSync(path.resolve(assetsDir, ISLAND_BUNDLES_FILE), 'utf8')) as Record<string, string[]>;
+  } catch {
+    return {};
+  }
+  return Object.fromEntries(
+    Object.entries(bundles)
+      .filter(([bundle]) => islandScripts[bundle])
+      .map(([bundle, islands]) => [bundle, { ...islandScripts, ...Object.fromEntries(islands.map((island) => [island, islandScripts[bundle]!])) }]),
+  );
+}
+
 /**
  * A text the build wrote next to the manifest for pages to inline, or '' when it wrote none (a test's own
  * manifest): without the guest CSS every page links the full stylesheet; without the first-paint script

@@ -16,6 +16,8 @@ export type AppLocals = {
   assets: DocumentAssets;
   /** The islands built as entries of their own (`avatar` → its hashed URL): see views/components/IslandScript.tsx. */
   islandScripts: Readonly<Record<string, string>>;
+  /** The same for a page that loads an island bundle (`res.locals.islandBundle`, e.g. the profile's): server/assets.ts. */
+  bundledIslandScripts: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Flips to true on SIGTERM: readiness answers 503 from then on. */
   shuttingDown: boolean;
   /** Probed by /readyz; features add theirs (e.g. an upstream ping) with `readiness.push(...)`. */

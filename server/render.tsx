@@ -33,6 +33,12 @@ function pageAddress(req: Request): string {
   return url.pathname + url.search;
 }
 
+/** The islands' script addresses: a page that loads an island bundle (`res.locals.islandBundle`) names the bundle's file for them. */
+function islandScriptsFor(res: Response, locals: AppLocals): Readonly<Record<string, string>> {
+  const bundle = res.locals.islandBundle as string | undefined;
+  return (bundle && locals.bundledIslandScripts[bundle]) || locals.islandScripts;
+}
+
 /** Builds the per-request view context from what the middleware put on req/res. */
 export function viewContext(req: Request, res: Response): ViewContext {
   const locals = req.app.locals as AppLocals;
@@ -50,7 +56,7 @@ export function viewContext(req: Request, res: Response): ViewContext {
     toasts: res.locals.toasts as ViewContext['toasts'],
     oneTap: res.locals.oneTap as ViewContext['oneTap'],
     brand: locals.config.brand,
-    islandScripts: locals.islandScripts,
+    islandScripts: islandScriptsFor(res, locals),
     liveSession: liveSessionOf(res, locals),
     consent: consentView(req, res),
   };

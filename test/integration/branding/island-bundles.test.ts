@@ -1,0 +1,65 @@
+// The profile page loads its islands as one file (issue 17, decision 220): the build writes which island
+// entries the profile bundle holds, and on the profile page every one of those islands' script tags
+// names the bundle; other pages still load each island on its own, where its markup is.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../support/app.ts';
+import { Browser, createIdentity, signIn } from '../../support/fixtures.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+
+let build: ReturnType<typeof buildApp>;
+let stack: Stack;
+beforeAll(async () => {
+  build = buildApp();
+  stack = await startStack({ env: { ASSETS_DIR: build.assetsDir } });
+});
+afterAll(async () => {
+  await stack?.close();
+  build?.remove();
+});
+
+const PROFILE_ISLANDS = ['avatar', 'dialogs', 'socket', 'tooltip'];
+const scriptSources = (html: string) => [...html.matchAll(/<script type="module"[^>]* src="([^"]+)"/g)].map((match) => match[1]!);
+
+describe('island bundles', () => {
+  it('the build lists the islands the profile bundle holds, read from what it bundled', () => {
+    const bundles = JSON.parse(readFileSync(path.join(build.assetsDir, 'island-bundles.json'), 'utf8')) as Record<string, string[]>;
+    expect(bundles).toEqual({ profile: PROFILE_ISLANDS });
+    const manifest = JSON.parse(readFileSync(path.join(build.assetsDir, 'manifest.json'), 'utf8')) as Record<string, string>;
+    expect(manifest['profile.js']).toMatch(/^\/assets\/profile-[A-Z0-9]+\.js$/);
+    for (const island of PROFILE_ISLANDS) expect(manifest[`${island}.js`], island).toMatch(new RegExp(`^/assets/${island}-[A-Z0-9]+\\.js$`));
+  });
+
+  it('the profile page names the bundle for its islands and no island file of its own; the signed-in home page loads its islands one by one', async () => {
+    const browser = new Browser(stack.appUrl);
+    const identity = await createIdentity(stack.identity.adminUrl, { prefix: 'island-bundle' });
+    expect((await signIn(browser, identity.email)).status).toBe(303);
+
+    const profile = await browser.follow('/profile-settings');
+    expect(profile.status).toBe(200);
+    // The markup of all four islands is on the page.
+    expect(profile.text).toContain('id="avatar-upload-form"');
+    expect(profile.text).toContain('data-island="live-session"');
+    expect(profile.text).toContain('data-island="dialog"');
+    expect(profile.text).toContain('data-island="tooltip"');
+    const sources = scriptSources(profile.text);
+    const bundle = sources.filter((src) => /\/assets\/profile-[A-Z0-9]+\.js$/.test(src));
+    expect(bundle.length).toBeGreaterThanOrEqual(PROFILE_ISLANDS.length);
+    expect(new Set(bundle).size).toBe(1);
+    for (const island of PROFILE_ISLANDS)
+      expect(
+        sources.some((src) => src.includes(`/assets/${island}-`)),
+        island,
+      ).toBe(false);
+    expect(sources.some((src) => /\/assets\/main-[A-Z0-9]+\.js$/.test(src))).toBe(true);
+    // The bundle is served like any island.
+    expect((await fetch(`${stack.appUrl}${bundle[0]}`)).status).toBe(200);
+
+    const home = await browser.follow('/');
+    expect(home.status).toBe(200);
+    const homeSources = scriptSources(home.text);
+    expect(homeSources.some((src) => src.includes('/assets/profile-'))).toBe(false);
+    expect(homeSources.some((src) => src.includes('/assets/socket-'))).toBe(true);
+  });
+});

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
 import { guestStylesheet } from './guest-css.mjs';
-import { ISLAND_BUNDLES_FILE, PROFILE_ISLAND_BUNDLE } from '../server/assets.ts';
+import { ISLAND_BUNDLES, ISLAND_BUNDLES_FILE } from '../server/assets.ts';
 
 const { values: args } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' } } });
 const out = path.resolve(args.outdir);
@@ -18,7 +18,6 @@ await rm(out, { recursive: true, force: true });
 await mkdir(publicOut, { recursive: true });
 await cp('public', publicOut, { recursive: true, filter: (src) => !src.includes(`${path.sep}styles`) });
 
-const PROFILE_ENTRY = 'client/profile.ts';
 const entryPoints = {
   main: 'client/main.ts',
   // One Tap's island is an entry of its own: only a page showing its form loads it (decision 120).
@@ -40,8 +39,9 @@ const entryPoints = {
   analytics: 'client/analytics.ts',
   // The reCAPTCHA widget's re-render after a form swap: only pages with the widget load it.
   captcha: 'client/captcha.ts',
-  // The profile page's islands (avatar, tooltip, dialogs, socket) as one file (decision 220).
-  [PROFILE_ISLAND_BUNDLE]: PROFILE_ENTRY,
+  // The profile page's islands (avatar, tooltip, dialogs, socket) and a signed-in page's (dialogs,
+  // socket), each as one file (decision 220).
+  ...ISLAND_BUNDLES,
   app: 'public/styles/app.css',
 };
 
@@ -68,13 +68,16 @@ await writeFile(path.join(publicOut, 'manifest.json'), JSON.stringify(manifest, 
 // Which island entries each bundle holds, read from what esbuild put in it (decision 220): the server
 // points those islands at the bundle on the pages that load it.
 const entryNameOf = Object.fromEntries(Object.entries(entryPoints).map(([name, file]) => [file, name]));
-const profileOutput = Object.values(client.metafile.outputs).find((meta) => meta.entryPoint === PROFILE_ENTRY);
-const bundles = {
-  [PROFILE_ISLAND_BUNDLE]: Object.keys(profileOutput.inputs)
-    .filter((input) => input !== PROFILE_ENTRY && entryNameOf[input])
-    .map((input) => entryNameOf[input])
-    .sort(),
-};
+const outputOf = (entry) => Object.values(client.metafile.outputs).find((meta) => meta.entryPoint === entry);
+const bundles = Object.fromEntries(
+  Object.entries(ISLAND_BUNDLES).map(([bundle, entry]) => [
+    bundle,
+    Object.keys(outputOf(entry).inputs)
+      .filter((input) => input !== entry && entryNameOf[input])
+      .map((input) => entryNameOf[input])
+      .sort(),
+  ]),
+);
 await writeFile(path.join(publicOut, ISLAND_BUNDLES_FILE), JSON.stringify(bundles, null, 2));
 
 // The static files compressed once, here, at the strongest settings (brotli 11, gzip 9): the server

@@ -20,8 +20,9 @@ export const GUEST_CSS_FILE = 'guest-inline.css';
 /** The script every page's head carries inline, written by the build next to the manifest (client/first-paint.ts, decision 210). */
 export const FIRST_PAINT_FILE = 'first-paint.js';
 
-/** The profile page's islands built as one file (client/profile.ts, decision 220): its entry name. */
-export const PROFILE_ISLAND_BUNDLE = 'profile';
+/** Islands built as one file for the pages that always show them (decision 220), by entry name: the profile page's (client/profile.ts) and any other signed-in page's (client/live-session.ts). */
+export const ISLAND_BUNDLES = { profile: 'client/profile.ts', 'live-session': 'client/live-session.ts' } as const;
+export type IslandBundle = keyof typeof ISLAND_BUNDLES;
 
 /** Which island entries each such bundle holds (`profile` → [`avatar`, …]), written by the build next to the manifest. */
 export const ISLAND_BUNDLES_FILE = 'island-bundles.json';

@@ -5,7 +5,8 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
-import { aroundGuestCss, gzipAround, type AroundGuestCss } from './assets.ts';
+import { aroundGuestCss, gzipAround, type AroundGuestCss, type IslandBundle } from './assets.ts';
+import { isSessionDialogSuppressed } from '../views/components/SessionChangedDialog.tsx';
 import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
 import { translator } from './request-context.ts';
@@ -33,9 +34,14 @@ function pageAddress(req: Request): string {
   return url.pathname + url.search;
 }
 
-/** The islands' script addresses: a page that loads an island bundle (`res.locals.islandBundle`) names the bundle's file for them. */
-function islandScriptsFor(res: Response, locals: AppLocals): Readonly<Record<string, string>> {
-  const bundle = res.locals.islandBundle as string | undefined;
+/**
+ * The islands' script addresses (decision 220): a page that names its island bundle
+ * (`res.locals.islandBundle`, the profile's) or shows the live session (its socket and dialog) points
+ * those islands at the bundle's file; other pages load each island's own.
+ */
+function islandScriptsFor(res: Response, locals: AppLocals, url: string, liveSession: ViewContext['liveSession']): Readonly<Record<string, string>> {
+  const named = res.locals.islandBundle as IslandBundle | undefined;
+  const bundle = named ?? (liveSession && !isSessionDialogSuppressed(url) ? 'live-session' : undefined);
   return (bundle && locals.bundledIslandScripts[bundle]) || locals.islandScripts;
 }
 
@@ -43,21 +49,23 @@ function islandScriptsFor(res: Response, locals: AppLocals): Readonly<Record<str
 export function viewContext(req: Request, res: Response): ViewContext {
   const locals = req.app.locals as AppLocals;
   const address = res.locals.flowAddress as string | undefined;
+  // A new flow's page: links back to it (language switcher) reuse the flow, as its address bar does.
+  const url = address ?? pageAddress(req);
+  const liveSession = liveSessionOf(res, locals);
   return {
     lang: req.language ?? locals.config.DEFAULT_LANGUAGE,
     languages: locals.config.LANGUAGES,
     t: translator(req),
     nonce: String(res.locals.cspNonce ?? ''),
-    // A new flow's page: links back to it (language switcher) reuse the flow, as its address bar does.
-    url: address ?? pageAddress(req),
+    url,
     address,
     csrfToken: res.locals.csrfToken as string | undefined,
     requestId: String(req.id ?? ''),
     toasts: res.locals.toasts as ViewContext['toasts'],
     oneTap: res.locals.oneTap as ViewContext['oneTap'],
     brand: locals.config.brand,
-    islandScripts: islandScriptsFor(res, locals),
-    liveSession: liveSessionOf(res, locals),
+    islandScripts: islandScriptsFor(res, locals, url, liveSession),
+    liveSession,
     consent: consentView(req, res),
   };
 }

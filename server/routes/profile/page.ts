@@ -14,7 +14,7 @@ import { PasswordSection } from '../../../views/components/profile/PasswordSecti
 import type { ToastItem } from '../../../views/components/Toasts.tsx';
 import { ProfileSettingsPage, ReactivateAccountPage, type ProfileSettingsView } from '../../../views/pages/ProfileSettingsPage.tsx';
 import type { CurrentUser } from '../../backend-client.ts';
-import { PROFILE_ISLAND_BUNDLE } from '../../assets.ts';
+import type { IslandBundle } from '../../assets.ts';
 import { flowState } from '../../flows/flow-replacement.ts';
 import { respondForm } from '../../flows/respond.ts';
 import { translateValidation } from '../../flows/schemas.ts';
@@ -107,7 +107,7 @@ export async function profileAnswer(req: Request, res: Response, loaded: LoadedU
   };
   res.locals.toasts = toasts;
   // The page's islands come as one file (client/profile.ts, decision 220).
-  res.locals.islandBundle = PROFILE_ISLAND_BUNDLE;
+  res.locals.islandBundle = 'profile' satisfies IslandBundle;
   return {
     title: t('profile.title'),
     page: () => createElement(ProfileSettingsPage, view),

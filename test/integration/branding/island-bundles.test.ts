@@ -1,6 +1,7 @@
-// The profile page loads its islands as one file (issue 17, decision 220): the build writes which island
-// entries the profile bundle holds, and on the profile page every one of those islands' script tags
-// names the bundle; other pages still load each island on its own, where its markup is.
+// Signed-in pages load their islands as one file (issue 17, decision 220): the build writes which island
+// entries each bundle holds; on the profile page every one of its islands' script tags names the profile
+// bundle, on another signed-in page the socket and dialog islands name the live-session bundle, and a
+// gateway path (no live session shown) or a guest page names none.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,18 +21,20 @@ afterAll(async () => {
 });
 
 const PROFILE_ISLANDS = ['avatar', 'dialogs', 'socket', 'tooltip'];
+const LIVE_SESSION_ISLANDS = ['dialogs', 'socket'];
 const scriptSources = (html: string) => [...html.matchAll(/<script type="module"[^>]* src="([^"]+)"/g)].map((match) => match[1]!);
 
 describe('island bundles', () => {
-  it('the build lists the islands the profile bundle holds, read from what it bundled', () => {
+  it('the build lists the islands each bundle holds, read from what it bundled', () => {
     const bundles = JSON.parse(readFileSync(path.join(build.assetsDir, 'island-bundles.json'), 'utf8')) as Record<string, string[]>;
-    expect(bundles).toEqual({ profile: PROFILE_ISLANDS });
+    expect(bundles).toEqual({ profile: PROFILE_ISLANDS, 'live-session': LIVE_SESSION_ISLANDS });
     const manifest = JSON.parse(readFileSync(path.join(build.assetsDir, 'manifest.json'), 'utf8')) as Record<string, string>;
     expect(manifest['profile.js']).toMatch(/^\/assets\/profile-[A-Z0-9]+\.js$/);
+    expect(manifest['live-session.js']).toMatch(/^\/assets\/live-session-[A-Z0-9]+\.js$/);
     for (const island of PROFILE_ISLANDS) expect(manifest[`${island}.js`], island).toMatch(new RegExp(`^/assets/${island}-[A-Z0-9]+\\.js$`));
   });
 
-  it('the profile page names the bundle for its islands and no island file of its own; the signed-in home page loads its islands one by one', async () => {
+  it('the profile page names its bundle for its islands; another signed-in page the live-session bundle; a gateway path neither', async () => {
     const browser = new Browser(stack.appUrl);
     const identity = await createIdentity(stack.identity.adminUrl, { prefix: 'island-bundle' });
     expect((await signIn(browser, identity.email)).status).toBe(303);
@@ -58,8 +61,18 @@ describe('island bundles', () => {
 
     const home = await browser.follow('/');
     expect(home.status).toBe(200);
+    expect(home.text).toContain('data-island="live-session"');
     const homeSources = scriptSources(home.text);
-    expect(homeSources.some((src) => src.includes('/assets/profile-'))).toBe(false);
-    expect(homeSources.some((src) => src.includes('/assets/socket-'))).toBe(true);
+    expect(homeSources.filter((src) => /\/assets\/live-session-[A-Z0-9]+\.js$/.test(src)).length).toBeGreaterThanOrEqual(LIVE_SESSION_ISLANDS.length);
+    for (const island of [...LIVE_SESSION_ISLANDS, 'profile'])
+      expect(
+        homeSources.some((src) => src.includes(`/assets/${island}-`)),
+        island,
+      ).toBe(false);
+
+    // A gateway path shows no live session: no bundle for it.
+    const gateway = await browser.follow('/authentication/gateway/done');
+    expect(gateway.text).not.toContain('data-island="live-session"');
+    expect(scriptSources(gateway.text).some((src) => src.includes('/assets/live-session-'))).toBe(false);
   });
 });

@@ -18,10 +18,11 @@ export const SIZE_BUDGETS = { signInJs: 6 * KB, js: 10 * KB, css: 20 * KB, html:
 export const PAGE_BUDGETS = { interactiveMs: 900, blockingMs: 10, requests: 4, bytes: 15 * KB };
 
 /**
- * A signed-in page also opens its live session (the socket island, its token, the socket: decision 160)
- * and may show the avatar, within the 10 KB of JS any page may load: more requests and bytes, the same times.
+ * A signed-in page also opens its live session (its token, the socket: decision 160), links the full
+ * stylesheet and may show the avatar, within the 10 KB of JS any page may load: more requests and bytes,
+ * the same times. Its islands come as one file (decision 220): the profile page made 5 requests (8 before).
  */
-export const SIGNED_IN_PAGE_BUDGETS = { ...PAGE_BUDGETS, requests: 8, bytes: 24 * KB };
+export const SIGNED_IN_PAGE_BUDGETS = { ...PAGE_BUDGETS, requests: 6, bytes: 24 * KB };
 
 /**
  * What `npm test` holds the page bench and Lighthouse to. On the wire (requests, bytes, the redirect and

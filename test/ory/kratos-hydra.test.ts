@@ -109,6 +109,23 @@ async function signInThroughHydra(browser: Browser, client: Client, person: Test
 
 const whoamiStatus = async (browser: Browser) => (await browser.get(`${kratos.publicUrl}/sessions/whoami`, { accept: 'application/json' })).status;
 
+describe('startHydra (scripts/ory/hydra.ts)', () => {
+  it('gives Hydra its signing keys before returning: one RS256 key of ours (2048-bit, Hydra makes 4096) in each set, published at once', async () => {
+    // Before any authorization: Hydra would otherwise make these inside the first request that needs one.
+    for (const set of ['hydra.openid.id-token', 'hydra.jwt.access-token']) {
+      const answer = await fetch(`${hydra.adminUrl}/admin/keys/${set}`);
+      expect(answer.status, set).toBe(200);
+      const { keys } = (await answer.json()) as { keys: { alg: string; kty: string; n: string }[] };
+      expect(
+        keys.map((key) => [key.alg, key.kty, Buffer.from(key.n, 'base64url').length * 8]),
+        set,
+      ).toEqual([['RS256', 'RSA', 2048]]);
+    }
+    const published = (await (await fetch(`${hydra.publicUrl}/.well-known/jwks.json`, { signal: AbortSignal.timeout(5_000) })).json()) as { keys: unknown[] };
+    expect(published.keys).toHaveLength(2);
+  });
+});
+
 describe('Kratos answers Hydra login challenges (oauth2_provider.url)', () => {
   it('password sign-in → Kratos accepts the challenge → consent → code → an ID token for the Kratos identity', async () => {
     const client = await registerClient();

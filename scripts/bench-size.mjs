@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { SIZE_BUDGETS } from './budgets.ts';
 import { startNode, stopAll, waitFor } from './child-processes.ts';
 import { freePort } from './ory/process.ts';
+import { FIRST_PAINT_FILE } from '../server/assets.ts';
 
 /** The gzip budgets (scripts/budgets.ts holds every bench's budgets). */
 export const BUDGETS = SIZE_BUDGETS;
@@ -255,7 +256,7 @@ async function main() {
   if (!builtManifest['socket.js']) failures.push('socket island: not built');
   if (socketIsland > BUDGETS.socketJs) failures.push(`socket island: JS ${socketIsland} B gzip > ${BUDGETS.socketJs} B`);
   if (!builtManifest['profile.js']) failures.push('profile island bundle: not built');
-  const firstPaint = gz(readFileSync('dist/public/first-paint.js', 'utf8'));
+  const firstPaint = gz(readFileSync(path.join('dist/public', FIRST_PAINT_FILE), 'utf8'));
   const signedInJs = (await sizeOf('main.js')) + (await sizeOf('profile.js')) + (await sizeOf('analytics.js')) + consentBanner + firstPaint;
   if (signedInJs > BUDGETS.js)
     failures.push(

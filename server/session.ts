@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import session, { Store, type SessionData } from 'express-session';
 import type { Logger } from 'pino';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedLru } from './bounded-lru.ts';
 import type { Config } from './config.ts';
 import { closeRedis, redisClient, type RedisClient } from './redis.ts';
 
@@ -47,7 +48,7 @@ export class BoundedMemoryStore extends Store {
   constructor(options: { max?: number; perf?: { now(): number } } = {}) {
     super();
     const { max = MEMORY_STORE_MAX_SESSIONS, perf } = options;
-    this.#sessions = new LRUCache<string, string>({ max, ttl: SESSION_TTL_MS, ...(perf ? { perf } : {}) });
+    this.#sessions = boundedLru<string, string>(max, { ttl: SESSION_TTL_MS, ...(perf ? { perf } : {}) });
   }
 
   get size(): number {

@@ -12,7 +12,8 @@
  * at the key's first hit.
  */
 import type { ClientRateLimitInfo, IncrementResponse, Options, Store } from 'express-rate-limit';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedLru } from '../bounded-lru.ts';
 
 /** Counters one limiter keeps at most (~200 B each): ~4 MB per limiter under a flood, eleven limiters. */
 export const MAX_LIMIT_COUNTERS = 20_000;
@@ -27,7 +28,7 @@ export class BoundedLimitStore implements Store {
 
   /** `now` is the clock windows are measured on (tests pass one they can move forward). */
   constructor(options: { max?: number; now?: () => number } = {}) {
-    this.#counters = new LRUCache<string, Counter>({ max: options.max ?? MAX_LIMIT_COUNTERS });
+    this.#counters = boundedLru<string, Counter>(options.max ?? MAX_LIMIT_COUNTERS);
     this.#now = options.now ?? Date.now;
   }
 

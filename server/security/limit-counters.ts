@@ -15,7 +15,7 @@ import type { ClientRateLimitInfo, IncrementResponse, Options, Store } from 'exp
 import type { LRUCache } from 'lru-cache';
 import { boundedLru } from '../bounded-lru.ts';
 
-/** Counters one limiter keeps at most (~200 B each): ~4 MB per limiter under a flood, eleven limiters. */
+/** Counters one limiter store keeps at most (~224 B each when full): ~4.5 MB per store under a flood; each form a limiter guards has its own stores (twenty in all). */
 export const MAX_LIMIT_COUNTERS = 20_000;
 
 type Counter = { hits: number; resetAt: number };

@@ -15,7 +15,7 @@ import type { ClientRateLimitInfo, IncrementResponse, Options, Store } from 'exp
 import type { LRUCache } from 'lru-cache';
 import { boundedLru } from '../bounded-lru.ts';
 
-/** Counters one limiter store keeps at most (~224 B each when full): ~4.5 MB per store under a flood; each form a limiter guards has its own stores (twenty in all). */
+/** Counters one limiter's counter space keeps at most (~224 B each when full): ~4.5 MB per space under a flood (eleven spaces: one per scope and kind). */
 export const MAX_LIMIT_COUNTERS = 20_000;
 
 type Counter = { hits: number; resetAt: number };
@@ -26,9 +26,12 @@ export class BoundedLimitStore implements Store {
   readonly #now: () => number;
   #windowMs = 60_000;
 
-  /** `now` is the clock windows are measured on (tests pass one they can move forward). */
-  constructor(options: { max?: number; now?: () => number } = {}) {
-    this.#counters = boundedLru<string, Counter>(options.max ?? MAX_LIMIT_COUNTERS);
+  /**
+   * `now` is the clock windows are measured on (tests pass one they can move forward); `counters` a
+   * counter space another store counts in too (memoryLimitStores), else one of its own.
+   */
+  constructor(options: { max?: number; now?: () => number; counters?: LRUCache<string, Counter> } = {}) {
+    this.#counters = options.counters ?? boundedLru<string, Counter>(options.max ?? MAX_LIMIT_COUNTERS);
     this.#now = options.now ?? Date.now;
   }
 
@@ -77,4 +80,24 @@ export class BoundedLimitStore implements Store {
   resetAll(): void {
     this.#counters.clear();
   }
+}
+
+/**
+ * One app's in-memory limiter stores: a store for each limiter (express-rate-limit refuses one store
+ * shared by two limiters), counting in one counter space per prefix. Two forms a scope guards (sign-in
+ * and Google One Tap; sign-up and an invitation) then count the same attempts together, as they do in
+ * Redis, where the prefix names the keys; before, each form counted apart in memory and an attacker got
+ * each scope's budget once per form. The spaces belong to the factory, so apps built in one process
+ * (tests) never share counts.
+ */
+export function memoryLimitStores(options: { max?: number; now?: () => number } = {}): (prefix: string) => BoundedLimitStore {
+  const spaces = new Map<string, LRUCache<string, Counter>>();
+  return (prefix) => {
+    let counters = spaces.get(prefix);
+    if (!counters) {
+      counters = boundedLru<string, Counter>(options.max ?? MAX_LIMIT_COUNTERS);
+      spaces.set(prefix, counters);
+    }
+    return new BoundedLimitStore({ ...options, counters });
+  };
 }

@@ -43,7 +43,7 @@ import { ROUTES } from '../../core/routes.ts';
 import { responseMode } from '../flows/respond.ts';
 import { flattenBody } from '../flows/schemas.ts';
 import { knownDeviceId, rememberKnownDevice } from './known-device.ts';
-import { BoundedLimitStore } from './limit-counters.ts';
+import { memoryLimitStores } from './limit-counters.ts';
 import { renderFragment, renderPage } from '../render.tsx';
 
 export type RateLimitScope = 'sign-in' | 'sign-up' | 'recovery' | 'verification' | 'resend';
@@ -87,12 +87,15 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitScope, Readonly<RateL
 export const RATE_LIMIT_SCOPES = Object.keys(DEFAULT_RATE_LIMITS) as RateLimitScope[];
 
 let settings: Record<RateLimitScope, RateLimitSetting> = cloneDefaults();
-/** Makes each limiter's store (one per limiter: express-rate-limit refuses a shared one); unset: bounded memory (limit-counters.ts). */
-let storeFactory: ((prefix: string) => Store) | undefined;
+/**
+ * Makes each limiter's store (one per limiter: express-rate-limit refuses a shared one); limiters with
+ * the same prefix (one scope and kind, on two forms) count together, in Redis and in memory alike.
+ */
+let storeFactory: (prefix: string) => Store = memoryLimitStores();
 
-/** The store the limiters built from now on count in (createApp: Redis with REDIS_URL, else undefined for memory). */
+/** The stores the limiters built from now on count in (createApp: Redis with REDIS_URL, else undefined: this app's own memory). */
 export function useRateLimitStore(factory: ((prefix: string) => Store) | undefined): void {
-  storeFactory = factory;
+  storeFactory = factory ?? memoryLimitStores();
 }
 let disabled = false;
 
@@ -266,7 +269,7 @@ function limiter(scope: RateLimitScope, kind: Kind): RequestHandler {
   const markedOnly = kind === 'email' && setting.perEmailCounts === 'marked';
   return rateLimit({
     windowMs: setting.windowMs,
-    store: storeFactory ? storeFactory(`accounts:rl:${scope}:${kind}:`) : new BoundedLimitStore(),
+    store: storeFactory(`accounts:rl:${scope}:${kind}:`),
     limit: () => limitFor(scope, kind),
     // Skip work entirely for reads, when switched off, and (per email) when there is no email.
     skip: (req, res) => skipped(req, res, scope, kind),

@@ -6,7 +6,7 @@ import type { IncrementResponse, Options, Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { RedisStore } from 'rate-limit-redis';
 import type { RedisClient } from '../redis.ts';
-import { BoundedLimitStore } from './limit-counters.ts';
+import { BoundedLimitStore, memoryLimitStores } from './limit-counters.ts';
 
 /** A Redis answer slower than this counts as an outage for that request. */
 const REDIS_DEADLINE_MS = 1_000;
@@ -24,15 +24,17 @@ export class SharedLimitStore implements Store {
   readonly prefix: string;
   readonly #client: RedisClient;
   readonly #redis: RedisStore;
-  readonly #memory = new BoundedLimitStore();
+  readonly #memory: BoundedLimitStore;
   readonly #logger: Logger;
   #options: Options | undefined;
   /** The scripts loaded into Redis; dropped after a failure, so they are loaded again once Redis is back. */
   #ready: Promise<void> | undefined;
   #degraded = false;
 
-  constructor(client: RedisClient, prefix: string, logger: Logger) {
+  /** `memory` counts while Redis is unreachable: this instance's counter space for the prefix (sharedLimitStores). */
+  constructor(client: RedisClient, prefix: string, logger: Logger, memory = new BoundedLimitStore()) {
     this.#client = client;
+    this.#memory = memory;
     this.prefix = prefix;
     this.#logger = logger;
     this.#redis = new RedisStore({ prefix, sendCommand: (...args: string[]) => client.sendCommand(args) as Promise<never> });
@@ -102,5 +104,6 @@ export class SharedLimitStore implements Store {
 export async function sharedLimitStores(url: string, logger: Logger): Promise<{ client: RedisClient; factory: (prefix: string) => Store }> {
   const { redisClient } = await import('../redis.ts');
   const client = await redisClient(url, logger, 'rate limits');
-  return { client, factory: (prefix) => new SharedLimitStore(client, prefix, logger) };
+  const memory = memoryLimitStores();
+  return { client, factory: (prefix) => new SharedLimitStore(client, prefix, logger, memory(prefix)) };
 }

@@ -66,6 +66,24 @@ describe('sign-in rate limits', () => {
     expect(ok.body.redirect_to).toBe('/');
   });
 
+  it('count the forms of one scope together: failed passwords use up the same IP’s Google One Tap attempts', async () => {
+    const attacker = '198.51.100.77';
+    for (let i = 0; i < 6; i += 1) expect((await trySignIn(attacker, `target${i}@example.com`, 'wrong-password-2')).status).toBe(400);
+    // One Tap is a sign-in too: with its own counter space (as the in-memory limits had) this would be its first attempt.
+    const oneTap = () => request(stack.appUrl).post('/sign-in/google-one-tap').set(json).set('X-Forwarded-For', attacker).send({ credential: 'not-a-token' });
+    const refused = await oneTap();
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'too_many_requests' });
+    // Another address still reaches One Tap's own answer.
+    const other = await request(stack.appUrl)
+      .post('/sign-in/google-one-tap')
+      .set(json)
+      .set('X-Forwarded-For', '203.0.113.77')
+      .send({ credential: 'not-a-token' });
+    expect(other.status).not.toBe(429);
+    expect(other.status).toBeGreaterThanOrEqual(400);
+  });
+
   it('stop one email hammered from many IPs', async () => {
     const victim = 'hammered@example.com';
     await identities.create({ email: victim, password: PASSWORD, name: 'Test User', verified: true });

@@ -2,7 +2,7 @@
 // fixed windows, and a bound on how many counters a limiter keeps that forgets only quiet ones.
 import type { Options } from 'express-rate-limit';
 import { describe, expect, it } from 'vitest';
-import { BoundedLimitStore } from '../../../server/security/limit-counters.ts';
+import { BoundedLimitStore, memoryLimitStores } from '../../../server/security/limit-counters.ts';
 
 const WINDOW_MS = 15 * 60_000;
 
@@ -56,5 +56,44 @@ describe('BoundedLimitStore', () => {
     }
     expect(store.get('sign-in:email:attacked')?.totalHits).toBe(1_000);
     expect(store.get('quiet')).toBeUndefined();
+  });
+});
+
+describe('memoryLimitStores', () => {
+  function limiterStore(stores: ReturnType<typeof memoryLimitStores>, prefix: string) {
+    const store = stores(prefix);
+    store.init({ windowMs: WINDOW_MS } as Options);
+    return store;
+  }
+
+  it('gives each limiter its own store, counting in one space per prefix, as Redis keys do', () => {
+    const stores = memoryLimitStores({ now: () => 0 });
+    const signIn = limiterStore(stores, 'accounts:rl:sign-in:ip:');
+    const oneTap = limiterStore(stores, 'accounts:rl:sign-in:ip:');
+    const recovery = limiterStore(stores, 'accounts:rl:recovery:ip:');
+    expect(oneTap).not.toBe(signIn);
+    signIn.increment('a');
+    expect(oneTap.increment('a').totalHits).toBe(2);
+    oneTap.decrement('a');
+    expect(signIn.get('a')?.totalHits).toBe(1);
+    expect(recovery.get('a')).toBeUndefined();
+  });
+
+  it('keeps each factory’s counts apart (two apps in one process)', () => {
+    const first = limiterStore(memoryLimitStores({ now: () => 0 }), 'accounts:rl:sign-in:ip:');
+    const second = limiterStore(memoryLimitStores({ now: () => 0 }), 'accounts:rl:sign-in:ip:');
+    first.increment('a');
+    expect(second.get('a')).toBeUndefined();
+  });
+
+  it('bounds the shared space, not each store', () => {
+    const stores = memoryLimitStores({ max: 2, now: () => 0 });
+    const one = limiterStore(stores, 'p:');
+    const other = limiterStore(stores, 'p:');
+    one.increment('a');
+    other.increment('b');
+    one.increment('c');
+    expect(one.size).toBe(2);
+    expect(other.get('a')).toBeUndefined();
   });
 });

@@ -87,10 +87,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitScope, Readonly<RateL
 export const RATE_LIMIT_SCOPES = Object.keys(DEFAULT_RATE_LIMITS) as RateLimitScope[];
 
 let settings: Record<RateLimitScope, RateLimitSetting> = cloneDefaults();
-/**
- * Makes each limiter's store (one per limiter: express-rate-limit refuses a shared one); limiters with
- * the same prefix (one scope and kind, on two forms) count together, in Redis and in memory alike.
- */
+/** Makes each limiter's store (express-rate-limit refuses a shared one); one prefix counts once, in Redis and in memory alike. */
 let storeFactory: (prefix: string) => Store = memoryLimitStores();
 
 /** The stores the limiters built from now on count in (createApp: Redis with REDIS_URL, else undefined: this app's own memory). */

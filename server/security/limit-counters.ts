@@ -98,6 +98,6 @@ export function memoryLimitStores(options: { max?: number; now?: () => number } 
       counters = boundedLru<string, Counter>(options.max ?? MAX_LIMIT_COUNTERS);
       spaces.set(prefix, counters);
     }
-    return new BoundedLimitStore({ ...options, counters });
+    return new BoundedLimitStore({ now: options.now, counters });
   };
 }

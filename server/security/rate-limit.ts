@@ -189,12 +189,12 @@ function deviceOf(req: Request, res: Response, scope: RateLimitScope): string | 
   return res.locals.knownDevice as string | undefined;
 }
 
-/** A client's key in one limiter: each limiter has its own store and Redis prefix, so keys carry only what varies (short keys: less memory, decision 205). */
+/** A client's key in one limiter: each limiter has its own store and Redis prefix, so keys carry only what varies, the pair as one digest (short flat keys: less memory, decision 205). */
 function keyFor(req: Request, res: Response, scope: RateLimitScope, kind: Kind): string {
   if (kind === 'ip') return ipKey(req);
   if (kind === 'email') return emailKey(req, scope) ?? ''; // never empty: skipped() passes no request without one
   const device = deviceOf(req, res, scope);
-  return device ? `d/${device}/${emailKey(req, scope)}` : `i/${ipKey(req)}/${emailKey(req, scope)}`;
+  return digest(device ? `d/${device}/${emailKey(req, scope)}` : `i/${ipKey(req)}/${emailKey(req, scope)}`);
 }
 
 function limitFor(scope: RateLimitScope, kind: Kind): number {

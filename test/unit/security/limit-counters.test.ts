@@ -25,6 +25,22 @@ describe('BoundedLimitStore', () => {
     expect(store.increment('a')).toEqual({ totalHits: 1, resetTime: new Date(clock.now + WINDOW_MS) });
   });
 
+  it('ends a window on the whole second after windowMs, since a counter keeps its end in seconds', () => {
+    const { store, clock } = storeAt(1_000_500);
+    expect(store.increment('a').resetTime).toEqual(new Date(1_901_000));
+    clock.now = 1_900_999;
+    expect(store.increment('a').totalHits).toBe(2);
+    clock.now = 1_901_000;
+    expect(store.get('a')).toBeUndefined();
+  });
+
+  it('counts exactly at a clock far ahead (a counter is one number: end and hits must not run together)', () => {
+    const start = Date.UTC(2100, 0, 1);
+    const { store } = storeAt(start);
+    for (let hit = 0; hit < 2; hit++) store.increment('a');
+    expect(store.increment('a')).toEqual({ totalHits: 3, resetTime: new Date(start + WINDOW_MS) });
+  });
+
   it('takes a hit back (never below zero) and forgets a key on reset', () => {
     const { store } = storeAt(0);
     store.increment('a');

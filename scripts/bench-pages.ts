@@ -25,6 +25,7 @@ import type { Browser } from 'playwright';
 import { launchBrowser } from '../test/support/chromium.ts';
 import { recoveredState, signedInState, startProduct, type Product, type SignedIn } from './page-stack.ts';
 import { PAGE_BUDGETS, SIGNED_IN_PAGE_BUDGETS } from './budgets.ts';
+import { phoneContext, throttle, THROTTLING, VIEWPORT } from './phone.ts';
 import { blockingTime, formatSpread, overBudget, overTimeBudget, spread, type Gate, type LongTask, type Visit } from './page-figures.ts';
 
 const args = Object.fromEntries(
@@ -38,10 +39,6 @@ const RUNS = Number(args.runs ?? 7);
 const GATE: Gate = args.gate === 'wire' ? 'wire' : 'all';
 const DIST = path.resolve(args.dist ?? 'dist');
 const ISLAND_TIMEOUT_MS = 5_000;
-
-/** The phone: slow 4G as Lighthouse names it, and a CPU six times slower than this machine's. */
-export const THROTTLING = { cpuRate: 6, latencyMs: 150, downloadBps: (1.6 * 1024 * 1024) / 8, uploadBps: (750 * 1024) / 8 };
-export const VIEWPORT = { width: 390, height: 844 };
 
 /** The screens: the bare address a first visit asks for. `app`: which app answers (the consent one shows the cookie banner). */
 /** `signedIn`: with a signed-in session; `recovered`: with the session a recovery opened, at the address it leads to. */
@@ -105,7 +102,7 @@ type Run = Visit & { probe?: string; status?: number; finalPath?: string };
 
 /** One cold visit under throttling. */
 async function visit(browser: Browser, url: string, storageState?: SignedIn): Promise<Run> {
-  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 3, isMobile: true, hasTouch: true, locale: 'en-US', storageState });
+  const context = await phoneContext(browser, storageState);
   try {
     let resolveReady: (value: { at: number; probe: string }) => void = () => {};
     const ready = new Promise<{ at: number; probe: string }>((resolve) => (resolveReady = resolve));
@@ -133,13 +130,7 @@ async function visit(browser: Browser, url: string, storageState?: SignedIn): Pr
     cdp.on('Network.loadingFinished', (event) => (bytes += event.encodedDataLength));
     await cdp.send('Network.enable');
     await cdp.send('Network.clearBrowserCache');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: THROTTLING.latencyMs,
-      downloadThroughput: THROTTLING.downloadBps,
-      uploadThroughput: THROTTLING.uploadBps,
-    });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING.cpuRate });
+    await throttle(cdp);
     const response = await page.goto(url, { waitUntil: 'load' });
     await page.waitForLoadState('networkidle');
     // The islands may start after the load event (decision 200): a deadline, not a wait, for the page where one never answers.
@@ -148,6 +139,7 @@ async function visit(browser: Browser, url: string, storageState?: SignedIn): Pr
       () => (window as unknown as { __bench: { longTasks: LongTask[]; probe?: string; firstPaint?: number } }).__bench,
     );
     if (args.verbose && firstPaint !== undefined) console.log(`  first contentful paint ${Math.round(firstPaint)} ms after the page's time origin`);
+    if (args.verbose) for (const task of longTasks) console.log(`  long task at ${Math.round(task.start)} ms for ${Math.round(task.duration)} ms`);
     return {
       interactiveMs: answered && documentStart !== undefined ? answered.at - documentStart : undefined,
       // No paint recorded (never expected): every task counts, the stricter figure.

@@ -16,12 +16,15 @@ export type SignedIn = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 const PASSWORD = 'Violet-Harbour-Quartz-93';
 
-const children: ChildProcess[] = [];
-let dataDir = '';
-
 /** The stand-ins and two apps (the second one shows the cookie banner); stop() ends them and removes their data. */
 export async function startProduct(dist: string): Promise<Product> {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pages-'));
+  // Each product its own processes and data, so a bench can run two builds side by side (scripts/bench-layout.ts).
+  const children: ChildProcess[] = [];
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pages-'));
+  const stopProduct = (): void => {
+    stopAll(children);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   const [appPort, consentPort, publicPort, adminPort, backendPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const appUrl = `http://127.0.0.1:${appPort}`;
   const consentUrl = `http://127.0.0.1:${consentPort}`;
@@ -151,9 +154,4 @@ export async function recoveredState(appUrl: string, adminUrl: string): Promise<
     sameSite: 'Lax' as const,
   }));
   return { path: resetPath, state: { cookies, origins: [] } };
-}
-
-function stopProduct(): void {
-  stopAll(children);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }

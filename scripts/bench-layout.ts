@@ -2,14 +2,15 @@
 // the phone's browser in style, layout and font lookups, read from a Chromium trace of cold visits
 // (scripts/phone.ts: 6× slower CPU, slow 4G). A font is looked up and shaped once per size and weight;
 // on Linux each lookup is a round trip to the browser process, so they show up here as layout time
-// (decision 225). Figures, not bars: medians of --runs (5) visits per screen and build.
+// (decision 225). Blocking time after the first paint is counted as the page bench counts it. Figures,
+// not bars: medians of --runs (5) visits per screen and build.
 // --against=<dir>: a second build, visited in turn with --dist (dist) in the same sitting, so the two
 // share the machine's load. --only=<text>: screens whose path has it.
 import path from 'node:path';
 import { launchBrowser } from '../test/support/chromium.ts';
 import { startProduct, type Product } from './page-stack.ts';
 import { phoneContext, throttle } from './phone.ts';
-import { formatSpread, spread } from './page-figures.ts';
+import { blockingTime, formatSpread, spread, type LongTask } from './page-figures.ts';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -24,7 +25,15 @@ const SCREENS = ['/sign-in', '/sign-up', '/forgot-password', '/sign-up/verificat
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'fonts'];
 
 type TraceEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number };
-type Costs = { fontLookups: number; fontMs: number; layoutMs: number; styleMs: number };
+type Costs = { fontLookups: number; fontMs: number; layoutMs: number; styleMs: number; blockingMs: number };
+
+/** Keeps the long tasks and the first contentful paint, for blocking time as the page bench counts it. */
+const OBSERVER = `(() => {
+  const state = { longTasks: [], firstPaint: undefined };
+  Object.defineProperty(window, '__layoutBench', { value: state });
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) state.longTasks.push({ start: e.startTime, duration: e.duration }); }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') state.firstPaint = e.startTime; }).observe({ type: 'paint', buffered: true });
+})();`;
 
 /** Sums an event's time, counting an event nested in one of the same name (a font lookup's inner call) once. */
 function outermost(events: TraceEvent[], name: string): { count: number; ms: number } {
@@ -43,6 +52,7 @@ function outermost(events: TraceEvent[], name: string): { count: number; ms: num
 
 async function visit(browser: Awaited<ReturnType<typeof launchBrowser>>, url: string): Promise<Costs> {
   const context = await phoneContext(browser);
+  await context.addInitScript(OBSERVER);
   try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -52,12 +62,16 @@ async function visit(browser: Awaited<ReturnType<typeof launchBrowser>>, url: st
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForLoadState('networkidle');
     const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+    const { longTasks, firstPaint } = await page.evaluate(
+      () => (window as unknown as { __layoutBench: { longTasks: LongTask[]; firstPaint?: number } }).__layoutBench,
+    );
     const fonts = outermost(traceEvents, 'FontCache::GetFontPlatformData');
     return {
       fontLookups: fonts.count,
       fontMs: fonts.ms,
       layoutMs: outermost(traceEvents, 'Layout').ms,
       styleMs: outermost(traceEvents, 'UpdateLayoutTree').ms,
+      blockingMs: blockingTime(longTasks, firstPaint ?? 0),
     };
   } finally {
     await context.close();
@@ -75,22 +89,10 @@ try {
     for (let run = 0; run < RUNS; run += 1)
       for (const [index, product] of products.entries()) runs[index]!.push(await visit(browser, `${product.appUrl}${screen}`));
     for (const [index, build] of builds.entries()) {
-      const of = (pick: (costs: Costs) => number) => spread(runs[index]!.map(pick));
-      console.log(
-        `${screen} (${build}): ${formatSpread(
-          of((c) => c.fontLookups),
-          'font lookups',
-        )} ${formatSpread(
-          of((c) => c.fontMs),
-          'ms',
-        )}, layout ${formatSpread(
-          of((c) => c.layoutMs),
-          'ms',
-        )}, style ${formatSpread(
-          of((c) => c.styleMs),
-          'ms',
-        )}`,
-      );
+      const ms = (pick: (costs: Costs) => number) => formatSpread(spread(runs[index]!.map(pick)), 'ms');
+      const lookups = formatSpread(spread(runs[index]!.map((c) => c.fontLookups)), 'font lookups');
+      const figures = [`${lookups} ${ms((c) => c.fontMs)}`, `layout ${ms((c) => c.layoutMs)}`, `style ${ms((c) => c.styleMs)}`];
+      console.log(`${screen} (${build}): ${[...figures, `blocking ${ms((c) => c.blockingMs)}`].join(', ')}`);
     }
   }
 } finally {

@@ -9,8 +9,9 @@
 import path from 'node:path';
 import { launchBrowser } from '../test/support/chromium.ts';
 import { startProduct, type Product } from './page-stack.ts';
-import { phoneContext, throttle } from './phone.ts';
-import { blockingTime, formatSpread, spread, type LongTask } from './page-figures.ts';
+import type { Browser } from 'playwright';
+import { observeTasks, pageTasks, phoneContext, throttle } from './phone.ts';
+import { blockingTime, formatSpread, spread } from './page-figures.ts';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -27,14 +28,6 @@ const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'
 type TraceEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number };
 type Costs = { fontLookups: number; fontMs: number; layoutMs: number; styleMs: number; blockingMs: number };
 
-/** Keeps the long tasks and the first contentful paint, for blocking time as the page bench counts it. */
-const OBSERVER = `(() => {
-  const state = { longTasks: [], firstPaint: undefined };
-  Object.defineProperty(window, '__layoutBench', { value: state });
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) state.longTasks.push({ start: e.startTime, duration: e.duration }); }).observe({ type: 'longtask', buffered: true });
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') state.firstPaint = e.startTime; }).observe({ type: 'paint', buffered: true });
-})();`;
-
 /** Sums an event's time, counting an event nested in one of the same name (a font lookup's inner call) once. */
 function outermost(events: TraceEvent[], name: string): { count: number; ms: number } {
   let count = 0;
@@ -50,9 +43,9 @@ function outermost(events: TraceEvent[], name: string): { count: number; ms: num
   return { count, ms: us / 1000 };
 }
 
-async function visit(browser: Awaited<ReturnType<typeof launchBrowser>>, url: string): Promise<Costs> {
+async function visit(browser: Browser, url: string): Promise<Costs> {
   const context = await phoneContext(browser);
-  await context.addInitScript(OBSERVER);
+  await observeTasks(context);
   try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -62,9 +55,7 @@ async function visit(browser: Awaited<ReturnType<typeof launchBrowser>>, url: st
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForLoadState('networkidle');
     const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
-    const { longTasks, firstPaint } = await page.evaluate(
-      () => (window as unknown as { __layoutBench: { longTasks: LongTask[]; firstPaint?: number } }).__layoutBench,
-    );
+    const { longTasks, firstPaint } = await pageTasks(page);
     const fonts = outermost(traceEvents, 'FontCache::GetFontPlatformData');
     return {
       fontLookups: fonts.count,

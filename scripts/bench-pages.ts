@@ -25,8 +25,8 @@ import type { Browser } from 'playwright';
 import { launchBrowser } from '../test/support/chromium.ts';
 import { recoveredState, signedInState, startProduct, type Product, type SignedIn } from './page-stack.ts';
 import { PAGE_BUDGETS, SIGNED_IN_PAGE_BUDGETS } from './budgets.ts';
-import { phoneContext, throttle, THROTTLING, VIEWPORT } from './phone.ts';
-import { blockingTime, formatSpread, overBudget, overTimeBudget, spread, type Gate, type LongTask, type Visit } from './page-figures.ts';
+import { observeTasks, pageTasks, phoneContext, throttle, THROTTLING, VIEWPORT } from './phone.ts';
+import { blockingTime, formatSpread, overBudget, overTimeBudget, spread, type Gate, type Visit } from './page-figures.ts';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -56,15 +56,10 @@ const SCREENS: Screen[] = [
 
 /**
  * Runs in every document before its own scripts. Polls the page's first control every 10 ms and reports the
- * moment it answers through window.__benchReady; keeps the long tasks for blocking time.
+ * moment it answers through window.__benchReady (the long tasks are kept by scripts/phone.ts observeTasks).
  */
 const PROBE = `(() => {
-  const longTasks = [];
-  const state = { longTasks, probe: undefined, firstPaint: undefined };
-  try {
-    new PerformanceObserver((list) => { for (const entry of list.getEntries()) longTasks.push({ start: entry.startTime, duration: entry.duration }); }).observe({ type: 'longtask', buffered: true });
-    new PerformanceObserver((list) => { for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint') state.firstPaint = entry.startTime; }).observe({ type: 'paint', buffered: true });
-  } catch {}
+  const state = { probe: undefined };
   Object.defineProperty(window, '__bench', { value: state });
   const toggleWorks = (toggle) => {
     const input = document.getElementById(toggle.getAttribute('aria-controls') || '');
@@ -111,6 +106,7 @@ async function visit(browser: Browser, url: string, storageState?: SignedIn): Pr
       if (args.verbose) console.log(`  ${probe} answered ${Math.round(sinceTimeOrigin)} ms after the page's time origin`);
       resolveReady({ at, probe });
     });
+    await observeTasks(context);
     await context.addInitScript(PROBE);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -135,9 +131,8 @@ async function visit(browser: Browser, url: string, storageState?: SignedIn): Pr
     await page.waitForLoadState('networkidle');
     // The islands may start after the load event (decision 200): a deadline, not a wait, for the page where one never answers.
     const answered = await Promise.race([ready, new Promise<undefined>((resolve) => setTimeout(resolve, ISLAND_TIMEOUT_MS))]);
-    const { longTasks, probe, firstPaint } = await page.evaluate(
-      () => (window as unknown as { __bench: { longTasks: LongTask[]; probe?: string; firstPaint?: number } }).__bench,
-    );
+    const { longTasks, firstPaint } = await pageTasks(page);
+    const { probe } = await page.evaluate(() => (window as unknown as { __bench: { probe?: string } }).__bench);
     if (args.verbose && firstPaint !== undefined) console.log(`  first contentful paint ${Math.round(firstPaint)} ms after the page's time origin`);
     if (args.verbose) for (const task of longTasks) console.log(`  long task at ${Math.round(task.start)} ms for ${Math.round(task.duration)} ms`);
     return {

@@ -175,21 +175,54 @@ export async function kratosAdapter(config: AdapterConfig): Promise<AdapterRespo
   if (!config.probe && last && !last.up && Date.now() - last.at < FAIL_FAST_MS) {
     throw unavailable('unreachable', 'Kratos failed a moment ago: not trying again yet');
   }
-  const deadline = config.timeout ? AbortSignal.timeout(config.timeout) : undefined;
-  const signals = [deadline, config.signal].filter((signal): signal is AbortSignal => signal !== undefined);
-  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  const stop = callSignal(config);
   let answer: AdapterResponse;
   try {
-    answer = await follow(config, signal);
+    answer = await follow(config, stop?.signal);
   } catch (error) {
     // The caller gave up (its own signal): not the identity service's fault.
     if (config.signal?.aborted) throw config.signal.reason;
     record(origin, false);
-    if (deadline?.aborted) throw unavailable('timeout', `Kratos did not answer within ${config.timeout} ms`);
+    if (stop?.timedOut) throw unavailable('timeout', `Kratos did not answer within ${config.timeout} ms`);
     throw unavailable('unreachable', `Kratos could not be reached: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  } finally {
+    stop?.end();
   }
   record(origin, true);
   return settle(answer);
+}
+
+type CallSignal = { signal: AbortSignal; readonly timedOut: boolean; end(): void };
+
+/**
+ * One signal for the call: aborted at the deadline or when the caller's own signal aborts, whichever
+ * comes first; `end()` once the call is over. A timer cleared when the call ends, not
+ * AbortSignal.timeout: that one's timer, weak reference and signal stay alive for the whole deadline
+ * (5 s) after a call of a few milliseconds, so under load thousands of them lived on into the old
+ * generation for every page served (a heap snapshot after a soak: ~3,450 of each).
+ */
+function callSignal(config: AdapterConfig): CallSignal | undefined {
+  const caller = config.signal;
+  if (!config.timeout) return caller && { signal: caller, timedOut: false, end() {} };
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`Kratos did not answer within ${config.timeout} ms`, 'TimeoutError'));
+  }, config.timeout);
+  const forward = () => controller.abort(caller!.reason);
+  if (caller?.aborted) forward();
+  else caller?.addEventListener('abort', forward, { once: true });
+  return {
+    signal: controller.signal,
+    get timedOut() {
+      return timedOut;
+    },
+    end() {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', forward);
+    },
+  };
 }
 
 function setCookieList(value: string | string[] | undefined): string[] {

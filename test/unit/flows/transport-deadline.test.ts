@@ -2,7 +2,7 @@
 // every arriving byte resets; and a caller's own signal cancels the call.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { kratosAdapter, upstreamState } from '../../../server/flows/transport.ts';
 
 let server: http.Server;
@@ -10,7 +10,8 @@ let base: string;
 
 beforeAll(async () => {
   // Answers at once, then sends its 40-byte body one byte every 200 ms (8 s in all).
-  server = http.createServer((_req, res) => {
+  server = http.createServer((req, res) => {
+    if (req.url === '/quick') return void res.end('{}');
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '40' });
     let sent = 0;
     const timer = setInterval(() => {
@@ -48,6 +49,19 @@ describe('kratosAdapter deadline', () => {
     await expect(kratosAdapter({ url: `${base}/slow`, method: 'get', timeout: 5_000, signal: controller.signal, probe: true })).rejects.toThrow(
       'caller gave up',
     );
+  });
+
+  test('the deadline lives as long as the call, not for its whole length after it', async () => {
+    // Only the global timers are faked: the transport's deadline is one, Node's sockets use their own.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const call = kratosAdapter({ url: `${base}/quick`, method: 'get', timeout: 60_000, probe: true });
+      expect(vi.getTimerCount()).toBe(1);
+      await expect(call).resolves.toMatchObject({ status: 200 });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('right after a failure, calls fail at once instead of waiting for the deadline again', async () => {

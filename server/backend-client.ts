@@ -7,6 +7,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError, ERROR_CODES, type ErrorMeta } from '../core/errors.ts';
 import { cookieJar } from './flows/cookies.ts';
+import { sdkRequester } from './flows/sdk-requester.ts';
 import { createTokenStore, type Caller } from './backend-tokens.ts';
 import type { KratosSession } from '../core/kratos/types.ts';
 import type { AppLocals } from './locals.ts';
@@ -88,7 +89,7 @@ export type BackendClient = ReturnType<typeof createBackendClient>;
 
 export function createBackendClient(options: BackendClientOptions) {
   const base = `${options.backendUrl.replace(/\/+$/, '')}/api/`;
-  const frontend = options.frontend ?? new FrontendApi(new Configuration({ basePath: options.kratosPublicUrl.replace(/\/+$/, '') }));
+  const frontend = options.frontend ?? new FrontendApi(new Configuration({ basePath: options.kratosPublicUrl.replace(/\/+$/, '') }), undefined, sdkRequester);
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const uploadTimeoutMs = options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS;

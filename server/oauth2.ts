@@ -36,6 +36,7 @@ import { AppError, ERROR_CODES } from '../core/errors.ts';
 import { OAuth2ErrorPage } from '../views/pages/OAuth2ErrorPage.tsx';
 import type { Config } from './config.ts';
 import { respondError, respondRedirect } from './flows/respond.ts';
+import { sdkRequester } from './flows/sdk-requester.ts';
 import { IDENTITY_UNAVAILABLE, kratosAdapter, type AdapterConfig } from './flows/transport.ts';
 import { oryAgentOptions } from './ory.ts';
 import { configOf, translator } from './request-context.ts';
@@ -118,6 +119,8 @@ export function createOAuth2Admin(config: Config): OAuth2Admin | undefined {
         timeout: config.HYDRA_TIMEOUT_MS,
       },
     }),
+    undefined,
+    sdkRequester,
   );
   return {
     getLoginRequest: (loginChallenge) => call(() => api.getOAuth2LoginRequest({ loginChallenge })),

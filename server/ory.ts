@@ -14,6 +14,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Configuration, FrontendApi, FrontendApiAxiosParamCreator, IdentityApi } from '@ory/client';
 import type { Config } from './config.ts';
+import { sdkRequester } from './flows/sdk-requester.ts';
 import { kratosAdapter } from './flows/transport.ts';
 
 export type FrontendRequests = ReturnType<typeof FrontendApiAxiosParamCreator>;
@@ -48,7 +49,7 @@ export function createOryClients(config: Config): OryClients {
   };
   const publicBasePath = config.KRATOS_PUBLIC_URL.replace(/\/+$/, '');
   const publicConfiguration = new Configuration({ basePath: publicBasePath, baseOptions });
-  const frontend = new FrontendApi(publicConfiguration);
+  const frontend = new FrontendApi(publicConfiguration, undefined, sdkRequester);
   const frontendRequests = FrontendApiAxiosParamCreator(publicConfiguration);
   const identityAdmin = new IdentityApi(
     new Configuration({
@@ -56,6 +57,8 @@ export function createOryClients(config: Config): OryClients {
       accessToken: config.KRATOS_ADMIN_API_KEY || undefined,
       baseOptions,
     }),
+    undefined,
+    sdkRequester,
   );
   return { frontend, frontendRequests, publicBasePath, identityAdmin };
 }

@@ -6,9 +6,8 @@
  * name (server/flows/transport.ts) and reads the answer as axios would for these JSON APIs.
  *
  * Why: the transport already does the sending, so axios only added its per-call machinery, and loading it
- * (with the fetch implementation it pulls in) kept ~2 MB of code in every process's heap for nothing. The
- * server bundle resolves `axios` to a module that throws if called (scripts/build.mjs): no class is made
- * without this requester.
+ * kept its code in every process's heap for nothing (decision 230). The server bundle resolves `axios` to
+ * a module that throws if called (scripts/build.mjs): no class is made without this requester.
  *
  * Answers as axios gives them: `data` parsed from JSON when it is JSON, kept as text otherwise; a status
  * outside 2xx rejects (the transport's `settle`) with `error.response.data` parsed the same way.

@@ -1,6 +1,6 @@
 // The guest auth screens' stylesheet (decision 195): only the rules the pages in the auth card layout can
 // use, found by PurgeCSS from the views and islands those pages render, minified. The server inlines it in
-// a nonced <style> on those pages, so their first paint waits on no stylesheet request; every other page
+// a <style> on those pages (allowed by its hash, decision 235), so their first paint waits on no stylesheet request; every other page
 // links the full, cacheable stylesheet.
 import { PurgeCSS } from 'purgecss';
 import * as esbuild from 'esbuild';

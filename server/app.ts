@@ -7,7 +7,7 @@ import cookieParser from 'cookie-parser';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { bundledIslandScripts, FIRST_PAINT_FILE, GUEST_CSS_FILE, loadInlined, loadManifest } from './assets.ts';
+import { bundledIslandScripts, FIRST_PAINT_FILE, GUEST_CSS_FILE, guestStyleHash, loadInlined, loadManifest } from './assets.ts';
 import type { Config } from './config.ts';
 import { errorResponder, notFound } from './http-errors.ts';
 import { wantsJson } from './flows/respond.ts';
@@ -148,7 +148,8 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
     }),
   );
   if (config.isProduction) app.use(warnOnceOnPlainHttp(config, logger));
-  app.use(cspNonce, securityHeaders(config));
+  const guestStyle = guestStyleHash(locals.assets.guestCss);
+  app.use(cspNonce, securityHeaders(config, guestStyle ? [guestStyle] : []));
 
   const assetsDir = path.resolve(config.ASSETS_DIR);
   // Static files go out as the build compressed them (brotli 11 or gzip 9, scripts/build.mjs), never

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { constants as zlib, crc32, deflateRawSync } from 'node:zlib';
+import { boundedLru } from './bounded-lru.ts';
 
 /** Logical asset name (`main.js`, `app.css`) → public, content-hashed URL. Written by scripts/build.mjs. */
 export type AssetManifest = Record<string, string>;
@@ -61,89 +63,81 @@ export function loadInlined(assetsDir: string, file: typeof GUEST_CSS_FILE | typ
 
 /** What marks a page in the auth card layout (views/components/flow/AuthCard.tsx, AccountDeletedNotice). */
 const AUTH_CARD_LAYOUT = '<main class="page page--auth"';
-
-/** A page split where its guest stylesheet goes: `before` ends with the opening <style>, `after` starts with its end. */
-export type AroundGuestCss = { before: string; after: string };
+/** The last tag of the document's start that is the same on every page of a language (React puts the charset and viewport first). */
+const VIEWPORT_META = '<meta name="viewport"';
 
 /**
- * A page in the auth card layout gets the guest stylesheet in a nonced <style> instead of the full
- * stylesheet's link (decision 195): its first paint waits on no request, and the rules it carries are
- * the few KiB those screens use. Other pages keep the link (the full file, cached across pages): for
- * them, undefined. The page is returned in two parts around the CSS, so the ~20 KB of CSS is neither
- * copied into a new string nor searched for again when the page is compressed (gzipAroundCss).
+ * A guest page as sent: `start`, the guest stylesheet in a <style>, then `rest`. The start is the doctype,
+ * <html lang> and the head's two <meta>s: the same for every page in one language, so it and the CSS after it
+ * are compressed once (decision 235).
  */
-export function aroundGuestCss(html: string, assets: { css: string; guestCss?: string }, nonce: string): AroundGuestCss | undefined {
+export type GuestPage = { start: string; rest: string };
+
+/** The <style> a guest page carries: no nonce, the CSP allows it by its hash (guestStyleHash), so the start stays the same. */
+const guestStyle = (css: string): string => `<style>${css}</style>`;
+
+/** The CSP source that allows the guest stylesheet's <style> (its SHA-256), or undefined without one. */
+export function guestStyleHash(css: string | undefined): string | undefined {
+  return css ? `'sha256-${createHash('sha256').update(css).digest('base64')}'` : undefined;
+}
+
+/**
+ * A page in the auth card layout gets the guest stylesheet inline instead of the full stylesheet's link
+ * (decision 195): its first paint waits on no request, and the rules it carries are the few KiB those
+ * screens use. The <style> goes right after the viewport <meta> (decision 235), ahead of everything that
+ * changes per request (the nonced scripts, the title). Other pages keep the link (the full file, cached
+ * across pages): for them, undefined.
+ */
+export function guestPageOf(html: string, assets: { css: string; guestCss?: string }): GuestPage | undefined {
   if (!assets.guestCss || !assets.css) return undefined;
   const link = `<link rel="stylesheet" href="${assets.css}"/>`;
   const at = html.indexOf(link);
   // The layout's mark is in the body, after the link in the head.
   if (at < 0 || !html.includes(AUTH_CARD_LAYOUT, at)) return undefined;
-  return { before: `${html.slice(0, at)}<style nonce="${nonce}">`, after: `</style>${html.slice(at + link.length)}` };
+  const viewport = html.indexOf(VIEWPORT_META);
+  const startEnd = viewport < 0 || viewport > at ? -1 : html.indexOf('>', viewport) + 1;
+  if (startEnd <= 0) return undefined;
+  return { start: html.slice(0, startEnd), rest: `${html.slice(startEnd, at)}${html.slice(at + link.length)}` };
 }
 
-/** The guest CSS compressed once: its bytes, raw deflate, CRC-32 from 0, and how its CRC moves any start value. */
-type DeflatedPart = { text: string; bytes: Buffer; deflated: Buffer; crc: number; shift: Uint32Array };
-let deflatedGuestCss: DeflatedPart | undefined;
+/** The whole text of a guest page. */
+export function guestPageText(page: GuestPage, css: string): string {
+  return `${page.start}${guestStyle(css)}${page.rest}`;
+}
+
+/** A page's start and the guest <style>, compressed once: raw deflate (sync-flushed), its length in bytes and CRC-32. */
+type CompressedStart = { css: string; deflated: Buffer; length: number; crc: number };
+// One start per language (it holds `<html lang>`); an app with another stylesheet (tests run several in one process) replaces its entry.
+const compressedStarts = boundedLru<string, CompressedStart>(32);
 
 // A small window and memory level compress our pages as well as the defaults do. Level 2, not 6: the
-// page around the CSS (~9 KB) compresses in ~100 µs instead of ~210–240 µs for ~130 B more (3.6 %;
+// page after the CSS (~9 KB) compresses in ~100 µs instead of ~210–240 µs for ~130 B more (3.6 %;
 // /sign-up, 2026-11-27), and that compression was the largest single cost of a sign-in page.
 const GZIP_PAGE = { level: 2, windowBits: 13, memLevel: 6 };
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
-/**
- * CRC-32 is linear: crc32(part, start) = crc32(part, 0) XOR S(start), where S is "run the register
- * through as many zero bytes as the part has", a fixed 32×32 bit matrix. Its 32 columns are computed
- * once with the CSS, so each page's CRC steps over the CSS in 32 XORs instead of reading its ~20 KB.
- */
-function crcShiftOver(length: number): Uint32Array {
-  const zeros = Buffer.alloc(length);
-  const fromZero = crc32(zeros, 0);
-  return Uint32Array.from({ length: 32 }, (_, bit) => (crc32(zeros, 2 ** bit) ^ fromZero) >>> 0);
-}
-
-function crcAcross(part: DeflatedPart, start: number): number {
-  let crc = part.crc;
-  for (let bit = 0; bit < 32; bit++) if ((start >>> bit) & 1) crc ^= part.shift[bit]!;
-  return crc >>> 0;
-}
-
-function deflatedOnce(css: string): DeflatedPart {
-  if (deflatedGuestCss?.text !== css) {
-    const bytes = Buffer.from(css);
-    const deflated = deflateRawSync(bytes, { level: 9, finishFlush: zlib.Z_SYNC_FLUSH });
-    deflatedGuestCss = { text: css, bytes, deflated, crc: crc32(bytes), shift: crcShiftOver(bytes.length) };
+function compressedStart(start: string, css: string): CompressedStart {
+  let compressed = compressedStarts.get(start);
+  if (compressed?.css !== css) {
+    const bytes = Buffer.from(`${start}${guestStyle(css)}`);
+    compressed = { css, deflated: deflateRawSync(bytes, { level: 9, finishFlush: zlib.Z_SYNC_FLUSH }), length: bytes.length, crc: crc32(bytes) };
+    compressedStarts.set(start, compressed);
   }
-  return deflatedGuestCss;
+  return compressed;
 }
 
 /**
- * A page that carries `css` (the guest stylesheet, the same on every request) as one gzip member whose
- * middle is that CSS deflated once, at level 9, and kept (decision 195): only the page around it is
- * compressed per request. Brotli of the whole page would compress the ~20 KB of CSS again every time
- * (~600 µs of CPU at quality 5, as much as the rest of the request); this costs what the page alone
- * does. Deflate streams join at a byte boundary when the parts before the last end with a sync flush;
- * the gzip trailer's CRC-32 continues across the parts. Undefined when `css` is not in `html`.
+ * A guest page as one gzip member whose first part, the page's start and the CSS, was deflated at level 9
+ * once and kept (decisions 195, 235): only the rest of the page is compressed per request, in one call.
+ * Brotli of the whole page would compress the ~20 KB of CSS again every time (~600 µs of CPU at quality 5,
+ * as much as the rest of the request). Deflate streams join at a byte boundary when the part before ends
+ * with a sync flush; the gzip trailer's CRC-32 continues from the kept part's.
  */
-export function gzipAroundCss(html: string, css: string): Buffer | undefined {
-  const at = html.indexOf(css);
-  if (at < 0 || !css) return undefined;
-  return gzipAround({ before: html.slice(0, at), after: html.slice(at + css.length) }, css);
-}
-
-/** gzipAroundCss of a page already split around the CSS (aroundGuestCss). */
-export function gzipAround(page: AroundGuestCss, css: string): Buffer {
-  const middle = deflatedOnce(css);
-  const before = Buffer.from(page.before);
-  const after = Buffer.from(page.after);
+export function gzipGuestPage(page: GuestPage, css: string): Buffer {
+  const start = compressedStart(page.start, css);
+  const rest = Buffer.from(page.rest);
   const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc32(after, crcAcross(middle, crc32(before))), 0);
-  trailer.writeUInt32LE((before.length + middle.bytes.length + after.length) >>> 0, 4);
-  return Buffer.concat([
-    GZIP_HEADER,
-    deflateRawSync(before, { ...GZIP_PAGE, finishFlush: zlib.Z_SYNC_FLUSH }),
-    middle.deflated,
-    deflateRawSync(after, GZIP_PAGE),
-    trailer,
-  ]);
+  trailer.writeUInt32LE(crc32(rest, start.crc), 0);
+  trailer.writeUInt32LE((start.length + rest.length) >>> 0, 4);
+  return Buffer.concat([GZIP_HEADER, start.deflated, deflateRawSync(rest, GZIP_PAGE), trailer]);
 }

@@ -5,7 +5,7 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
-import { aroundGuestCss, gzipAround, type AroundGuestCss, type IslandBundle } from './assets.ts';
+import { guestPageOf, guestPageText, gzipGuestPage, type GuestPage, type IslandBundle } from './assets.ts';
 import { isSessionDialogSuppressed } from '../views/components/SessionChangedDialog.tsx';
 import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
@@ -100,8 +100,8 @@ export function renderPage(req: Request, res: Response, page: ReactElement, opti
     </ViewContextReact.Provider>,
   );
   res.status(options.status ?? 200);
-  const parts = aroundGuestCss(html, locals.assets, ctx.nonce);
-  if (parts) sendHtml(req, res, { before: `<!doctype html>${parts.before}`, after: parts.after }, locals.assets.guestCss);
+  const guestPage = guestPageOf(html, locals.assets);
+  if (guestPage) sendHtml(req, res, { start: `<!doctype html>${guestPage.start}`, rest: guestPage.rest }, locals.assets.guestCss);
   else sendHtml(req, res, `<!doctype html>${html}`);
 }
 
@@ -129,20 +129,20 @@ const BROTLI_WINDOW_BITS = 16;
  * more CPU per page, which was the largest single cost of serving a sign-in page. Other answers still
  * go through the middleware, which leaves an already-encoded body alone.
  */
-function sendHtml(req: Request, res: Response, page: string | AroundGuestCss, inlineCss = ''): void {
+function sendHtml(req: Request, res: Response, page: string | GuestPage, guestCss = ''): void {
   res.set('Cache-Control', 'no-store');
   res.type('html');
   res.vary('Accept-Encoding');
-  const length = typeof page === 'string' ? page.length : page.before.length + inlineCss.length + page.after.length;
+  const length = typeof page === 'string' ? page.length : page.start.length + guestCss.length + page.rest.length;
   // Browsers list `gzip, deflate, br, zstd` at one weight: brotli is chosen whenever it is accepted.
   const accepted = req.method === 'HEAD' || length < COMPRESS_FROM_BYTES ? [] : req.acceptsEncodings();
-  // A page with the guest CSS inline: gzip around the CSS compressed once (decision 195), not brotli of it all.
+  // A page with the guest CSS inline: gzip whose start and CSS were compressed once (decisions 195, 235), not brotli of it all.
   if (typeof page !== 'string' && accepted.includes('gzip')) {
     res.set('Content-Encoding', 'gzip');
-    res.send(gzipAround(page, inlineCss));
+    res.send(gzipGuestPage(page, guestCss));
     return;
   }
-  const html = typeof page === 'string' ? page : `${page.before}${inlineCss}${page.after}`;
+  const html = typeof page === 'string' ? page : guestPageText(page, guestCss);
   const encoding = accepted.includes('br') ? 'br' : accepted.includes('gzip') ? 'gzip' : undefined;
   if (encoding === 'br') {
     res.set('Content-Encoding', 'br');

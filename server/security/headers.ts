@@ -96,8 +96,8 @@ const DOCUMENT_ONLY_HEADERS = ['Content-Security-Policy', 'Cross-Origin-Opener-P
  * today's browsers ignore (X-XSS-Protection, X-Download-Options, X-Permitted-Cross-Domain-Policies,
  * X-DNS-Prefetch-Control) are not sent.
  */
-export function securityHeaders(config: Config): RequestHandler {
-  const headers = helmetHeaders(config);
+export function securityHeaders(config: Config, styleHashes: readonly string[] = []): RequestHandler {
+  const headers = helmetHeaders(config, styleHashes);
   return (req, res, next) => {
     onHeaders(res, () => {
       if (!String(res.getHeader('Content-Type') ?? '').startsWith('text/html')) for (const name of DOCUMENT_ONLY_HEADERS) res.removeHeader(name);
@@ -106,7 +106,8 @@ export function securityHeaders(config: Config): RequestHandler {
   };
 }
 
-function helmetHeaders(config: Config): RequestHandler {
+/** `styleHashes`: CSP sources of <style> texts allowed without a nonce (the guest stylesheet: server/assets.ts guestStyleHash). */
+function helmetHeaders(config: Config, styleHashes: readonly string[]): RequestHandler {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as { locals: { cspNonce: string } }).locals.cspNonce}'`;
   const gsi = oneTapSources(config);
   const third = thirdPartySources(config);
@@ -117,7 +118,7 @@ function helmetHeaders(config: Config): RequestHandler {
       directives: {
         'default-src': ["'self'"],
         'script-src': [nonce, "'strict-dynamic'", ...gsi, ...third.script],
-        'style-src': ["'self'", nonce, ...gsi],
+        'style-src': ["'self'", nonce, ...styleHashes, ...gsi],
         // Uploaded avatars from profile storage, and the configured providers' pictures (a linked account's avatar).
         'img-src': ["'self'", 'data:', 'blob:', config.avatarOrigin, ...config.oidcProviderOrigins, ...brandLogoOrigin(config), ...third.img],
         'font-src': ["'self'"],

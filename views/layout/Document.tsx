@@ -46,8 +46,10 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         <ConsentDefault />
         {/* Before the stylesheet: a stored dark theme is set before anything is painted. */}
         {props.assets.firstPaint ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: props.assets.firstPaint }} /> : null}
-        {brand.accentColor ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: accentStyle(brand.accentColor) }} /> : null}
+        {/* On guest pages the server puts the inline guest stylesheet in its place, right after the viewport <meta> (decision 235). */}
         {props.assets.css ? <link rel="stylesheet" href={props.assets.css} /> : null}
+        {/* After the stylesheet, whose :root sets the default colours: the operator's accent must come later to win. */}
+        {brand.accentColor ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: accentStyle(brand.accentColor) }} /> : null}
         {/* Async (decision 200): the browser's DOMContentLoaded work comes before first paint, not in the script's task. React moves it up the head. */}
         {props.assets.js ? <script type="module" async nonce={nonce} src={props.assets.js} /> : null}
         {oneTap && props.assets.oneTap ? <script type="module" nonce={nonce} src={props.assets.oneTap} /> : null}

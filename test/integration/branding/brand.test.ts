@@ -57,7 +57,14 @@ describe('brand', () => {
       expect(csp).toMatch(/img-src [^;]*https:\/\/cdn\.example\.com/);
       expect(csp).not.toMatch(/script-src [^;]*cdn\.example\.com/);
       const nonce = cspNonceOf(csp);
-      expect(html).toContain(`<style nonce="${nonce}">:root{--primary:#7a3cc2;`);
+      const accent = `<style nonce="${nonce}">:root{--primary:#7a3cc2;`;
+      expect(html).toContain(accent);
+      // Later in the head than the stylesheet, whose own :root colours it must override (same specificity: the later wins).
+      expect(html.indexOf(accent)).toBeGreaterThan(html.indexOf('<style>'));
+      const linked = await new Browser(stack.appUrl).follow('/no-such-page');
+      const linkedAccent = `<style nonce="${cspNonceOf(linked.headers.get('content-security-policy') ?? '')}">:root{--primary:#7a3cc2;`;
+      expect(linked.text.indexOf(linkedAccent)).toBeGreaterThan(linked.text.indexOf('<link rel="stylesheet"'));
+      expect(linked.text).toContain('<link rel="stylesheet"');
     } finally {
       await stack.close();
     }

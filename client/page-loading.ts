@@ -16,6 +16,9 @@ function sync(): void {
 
 // aria-busy changes, and a swap replaces the form itself (childList).
 new MutationObserver(sync).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
+// This script can arrive after the forms island has started (on a slow network it is a request of its own),
+// and the form may already be in flight then: show what is, not only what changes from now on.
+sync();
 // Back from the provider restores this page from the back/forward cache as it was left: overlay open.
 addEventListener('pageshow', (event) => {
   if (event.persisted) for (const overlay of overlays()) overlay.hidden = true;

@@ -46,7 +46,7 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         <ConsentDefault />
         {/* Before the stylesheet: a stored dark theme is set before anything is painted. */}
         {props.assets.firstPaint ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: props.assets.firstPaint }} /> : null}
-        {/* On guest pages the server puts the inline guest stylesheet in its place, right after the viewport <meta> (decision 235). */}
+        {/* On guest pages the server drops this link and inlines the guest stylesheet right after the viewport <meta> instead (decision 235). */}
         {props.assets.css ? <link rel="stylesheet" href={props.assets.css} /> : null}
         {/* After the stylesheet, whose :root sets the default colours: the operator's accent must come later to win. */}
         {brand.accentColor ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: accentStyle(brand.accentColor) }} /> : null}

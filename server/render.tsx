@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
-import { guestPageOf, guestPageText, gzipGuestPage, type GuestPage, type IslandBundle } from './assets.ts';
+import { guestPageOf, guestPageText, gzipGuestPage, gzipPage, type GuestPage, type IslandBundle } from './assets.ts';
 import { isSessionDialogSuppressed } from '../views/components/SessionChangedDialog.tsx';
 import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
@@ -113,51 +112,31 @@ export function renderFragment(req: Request, res: Response, fragment: ReactEleme
 }
 
 const COMPRESS_FROM_BYTES = 512;
-// Our pages are a few KiB: a small window and memory level compress them as well as the defaults do,
-// with less to allocate and clear per response.
-const GZIP_OPTIONS = { level: 6, windowBits: 13, memLevel: 6, strategy: zlibConstants.Z_DEFAULT_STRATEGY };
-// Brotli at quality 5 with a 64 KiB window. On the settings page (17 KB of HTML, 2026-11-27): 4,327 B against
-// gzip's 4,757 (9 % less) for about 1.4× its CPU (420–470 µs against 290–340); quality 4 would cost what
-// gzip does for 2 % less. Bytes are what the slow phone waits on, so quality 5.
-const BROTLI_QUALITY = 5;
-const BROTLI_WINDOW_BITS = 16;
 
 /**
  * Sends rendered HTML, never cached (it may carry a CSRF token or personal data). The whole body is
- * already in hand, so it is compressed here in one synchronous call, brotli when the browser takes it
- * (every current one does), else gzip: the compression middleware's streaming path cost several times
- * more CPU per page, which was the largest single cost of serving a sign-in page. Other answers still
- * go through the middleware, which leaves an already-encoded body alone.
+ * already in hand, so it is compressed here in one synchronous call: the compression middleware's
+ * streaming path cost several times more CPU per page. Gzip, not brotli, for every page (decision 240):
+ * brotli exists only in node:zlib, whose per-call native handles kept the garbage collector marking.
+ * Other answers still go through the middleware, which leaves an already-encoded body alone.
  */
 function sendHtml(req: Request, res: Response, page: string | GuestPage, guestCss = ''): void {
   res.set('Cache-Control', 'no-store');
   res.type('html');
   res.vary('Accept-Encoding');
   const length = typeof page === 'string' ? page.length : page.start.length + guestCss.length + page.rest.length;
-  // Browsers list `gzip, deflate, br, zstd` at one weight: brotli is chosen whenever it is accepted.
   const accepted = req.method === 'HEAD' || length < COMPRESS_FROM_BYTES ? [] : req.acceptsEncodings();
-  // A page with the guest CSS inline: gzip whose start and CSS were compressed once (decisions 195, 235), not brotli of it all.
+  // A page with the guest CSS inline: gzip whose start and CSS were compressed once (decisions 195, 235).
   if (typeof page !== 'string' && accepted.includes('gzip')) {
     res.set('Content-Encoding', 'gzip');
     res.send(gzipGuestPage(page, guestCss));
     return;
   }
   const html = typeof page === 'string' ? page : guestPageText(page, guestCss);
-  const encoding = accepted.includes('br') ? 'br' : accepted.includes('gzip') ? 'gzip' : undefined;
-  if (encoding === 'br') {
-    res.set('Content-Encoding', 'br');
-    const params = {
-      [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-      [zlibConstants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS,
-      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: html.length,
-    };
-    res.send(brotliCompressSync(html, { params }));
-    return;
-  }
-  if (encoding !== 'gzip') {
+  if (!accepted.includes('gzip')) {
     res.send(html);
     return;
   }
   res.set('Content-Encoding', 'gzip');
-  res.send(gzipSync(html, GZIP_OPTIONS));
+  res.send(gzipPage(html));
 }

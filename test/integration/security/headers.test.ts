@@ -177,18 +177,16 @@ describe('security headers', () => {
       .get('/missing')
       .set('Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')
       .set('Accept-Encoding', 'gzip, deflate, br, zstd');
-    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers['content-encoding']).toBe('gzip');
     expect(page.headers.vary).toBe('Accept-Encoding');
   });
 
-  it('rendered pages are brotli when offered (as browsers offer it), gzip when only that is, plain when none is', async () => {
-    const brotli = await request(app).get('/missing').set('Accept-Encoding', 'gzip, deflate, br, zstd');
-    expect(brotli.status).toBe(404);
-    expect(brotli.headers['content-encoding']).toBe('br');
-    expect(brotli.headers.vary).toMatch(/Accept-Encoding/i);
-    expect(brotli.text).toMatch(/^<!doctype html>/); // supertest decodes it: the body is intact
-    const gzipped = await request(app).get('/missing').set('Accept-Encoding', 'gzip, deflate, br;q=0');
+  it('rendered pages are gzip whenever it is accepted, even beside brotli (decision 240), plain when it is not', async () => {
+    const gzipped = await request(app).get('/missing').set('Accept-Encoding', 'gzip, deflate, br, zstd');
+    expect(gzipped.status).toBe(404);
     expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(gzipped.text).toMatch(/^<!doctype html>/); // supertest decodes it: the body is intact
     const plain = await request(app).get('/missing').set('Accept-Encoding', 'identity');
     expect(plain.headers['content-encoding']).toBeUndefined();
     // Same page either way, but for the per-response nonce.

@@ -12,6 +12,7 @@ import { compareRecordings, formatDifferences, judge } from './compare.ts';
 import { normaliseRecording, normaliseText } from './normalise.ts';
 import { startPair, type Pair, type RunningTarget, type ScenarioConfig } from './targets.ts';
 import { merge } from '../../embedded/identity/config.ts';
+import { SERVER_TEST_WITH_OWN_SERVICES_TIMEOUT } from '../project-settings.ts';
 
 export type ScenarioContext = {
   target: Target;
@@ -107,7 +108,8 @@ export function conformance(flow: string, scenarios: Scenario[], options: { fixt
       await fixture?.close();
     });
     for (const scenario of scenarios) {
-      it(scenario.name, async () => {
+      const timeout = scenario.config ? SERVER_TEST_WITH_OWN_SERVICES_TIMEOUT : undefined;
+      it(scenario.name, { timeout }, async () => {
         const pair = scenario.config ? await start(scenario.config) : shared!;
         try {
           const result = await compareScenario(scenario, pair);

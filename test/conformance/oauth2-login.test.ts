@@ -15,6 +15,7 @@ import { oidcFixture } from './scenarios/oidc-steps.ts';
 import { hydraAvailable } from '../../scripts/ory/hydra.ts';
 import { normaliseRecording, normaliseText, type Placeholders } from './normalise.ts';
 import { oauth2LoginScenarios, type OAuth2Context } from './scenarios/oauth2-login.ts';
+import { SERVER_TEST_WITH_OWN_SERVICES_TIMEOUT } from '../project-settings.ts';
 import { startOAuth2Pair, startPair, type OAuth2Pair, type OAuth2Target, type Pair, type RunningTarget } from './targets.ts';
 
 /** Hydra's challenges and verifiers: encrypted, different on every run (kept in URLs and reasons as {token}). */
@@ -68,7 +69,8 @@ describe.skipIf(!hydraAvailable())('conformance: oauth2 login (Kratos with oauth
   });
 
   for (const scenario of oauth2LoginScenarios) {
-    it(scenario.name, async () => {
+    const startsItsOwn = scenario.social || scenario.config !== undefined;
+    it(scenario.name, { timeout: startsItsOwn ? SERVER_TEST_WITH_OWN_SERVICES_TIMEOUT : undefined }, async () => {
       let own: Pair | OAuth2Pair | undefined;
       if (scenario.social) {
         social ??= await oidcFixture();

@@ -106,8 +106,11 @@ export function guestPageText(page: GuestPage, css: string): string {
   return `${page.start}${guestStyle(css)}${page.rest}`;
 }
 
-/** A page's start and the guest <style>, compressed once: raw deflate (sync-flushed), its length in bytes and CRC-32. */
-type CompressedStart = { css: string; deflated: Buffer; length: number; crc: number };
+/**
+ * A page's start and the guest <style>, compressed once: raw deflate (sync-flushed), its bytes (what a
+ * page's template is deflated after, server/page-templates.ts), their length and CRC-32.
+ */
+export type CompressedStart = { css: string; deflated: Buffer; bytes: Buffer; length: number; crc: number };
 // One start per language (it holds `<html lang>`); an app with another stylesheet (tests run several in one process) replaces its entry.
 const compressedStarts = boundedLru<string, CompressedStart>(32);
 
@@ -116,13 +119,13 @@ const compressedStarts = boundedLru<string, CompressedStart>(32);
 // a second they kept V8 marking the old generation every ~230 ms, and those pauses were most of the p99.
 // Level 2: higher levels gain little on our pages (the sign-in page after its CSS: 2,782 B at 2, 2,765 B at 6).
 const PAGE_LEVEL = 2;
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
-function compressedStart(start: string, css: string): CompressedStart {
+export function compressedStart(start: string, css: string): CompressedStart {
   let compressed = compressedStarts.get(start);
   if (compressed?.css !== css) {
     const bytes = Buffer.from(`${start}${guestStyle(css)}`);
-    compressed = { css, deflated: deflateRawSync(bytes, { level: 9, finishFlush: zlib.Z_SYNC_FLUSH }), length: bytes.length, crc: crc32(bytes) };
+    compressed = { css, deflated: deflateRawSync(bytes, { level: 9, finishFlush: zlib.Z_SYNC_FLUSH }), bytes, length: bytes.length, crc: crc32(bytes) };
     compressedStarts.set(start, compressed);
   }
   return compressed;

@@ -5,6 +5,7 @@ import { renderToString } from 'react-dom/server';
 import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
 import { guestPageOf, guestPageText, gzipGuestPage, gzipPage, type GuestPage, type IslandBundle } from './assets.ts';
+import { gzipTemplatedGuestPage } from './page-templates.ts';
 import { isSessionDialogSuppressed } from '../views/components/SessionChangedDialog.tsx';
 import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
@@ -100,7 +101,7 @@ export function renderPage(req: Request, res: Response, page: ReactElement, opti
   );
   res.status(options.status ?? 200);
   const guestPage = guestPageOf(html, locals.assets);
-  if (guestPage) sendHtml(req, res, { start: `<!doctype html>${guestPage.start}`, rest: guestPage.rest }, locals.assets.guestCss);
+  if (guestPage) sendHtml(req, res, { start: `<!doctype html>${guestPage.start}`, rest: guestPage.rest }, locals.assets.guestCss, templateValues(res));
   else sendHtml(req, res, `<!doctype html>${html}`);
 }
 
@@ -109,6 +110,19 @@ export function renderFragment(req: Request, res: Response, fragment: ReactEleme
   const html = renderToString(<ViewContextReact.Provider value={viewContext(req, res)}>{fragment}</ViewContextReact.Provider>);
   res.status(status);
   sendHtml(req, res, html);
+}
+
+/**
+ * The values made for this request that a page sent from a template carries (decision 241): those of the
+ * route that said the page shows nothing anyone entered (`res.locals.pageValues`), and the request's CSP
+ * nonce, CSRF token and One Tap offer. Undefined for any other page, and for one with toasts.
+ */
+function templateValues(res: Response): string[] | undefined {
+  const own = res.locals.pageValues as string[] | undefined;
+  if (!own || (res.locals.toasts as unknown[] | undefined)?.length) return undefined;
+  const oneTap = res.locals.oneTap as ViewContext['oneTap'];
+  const values = [...own, res.locals.cspNonce, res.locals.csrfToken, oneTap?.nonce, oneTap?.csrfToken];
+  return values.filter((value): value is string => typeof value === 'string' && value !== '');
 }
 
 const COMPRESS_FROM_BYTES = 512;
@@ -120,7 +134,7 @@ const COMPRESS_FROM_BYTES = 512;
  * brotli exists only in node:zlib, whose per-call native handles kept the garbage collector marking.
  * Other answers still go through the middleware, which leaves an already-encoded body alone.
  */
-function sendHtml(req: Request, res: Response, page: string | GuestPage, guestCss = ''): void {
+function sendHtml(req: Request, res: Response, page: string | GuestPage, guestCss = '', values?: readonly string[]): void {
   res.set('Cache-Control', 'no-store');
   res.type('html');
   res.vary('Accept-Encoding');
@@ -129,7 +143,7 @@ function sendHtml(req: Request, res: Response, page: string | GuestPage, guestCs
   // A page with the guest CSS inline: gzip whose start and CSS were compressed once (decisions 195, 235).
   if (typeof page !== 'string' && accepted.includes('gzip')) {
     res.set('Content-Encoding', 'gzip');
-    res.send(gzipGuestPage(page, guestCss));
+    res.send((values && gzipTemplatedGuestPage(page, guestCss, values)) ?? gzipGuestPage(page, guestCss));
     return;
   }
   const html = typeof page === 'string' ? page : guestPageText(page, guestCss);

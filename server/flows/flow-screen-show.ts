@@ -27,6 +27,8 @@ export async function renderScreen<Body>(def: FlowScreen<Body>, screen: ScreenRe
   const fieldErrors = translateFieldErrors(t, errors.fieldErrors) ?? {};
   const formErrors = (errors.formErrors ?? []).map((key) => translateValidation(t, key));
   const state: ScreenState = { flow: shown, status, form: { action, ui: shown.ui, fieldErrors, formErrors } };
+  const untouched = status === 200 && formErrors.length === 0 && Object.keys(fieldErrors).length === 0 && showsNothingEntered(req.query, shown);
+  if (untouched) res.locals.pageValues = pageValuesOf(shown);
   const view = await def.view(screen, state);
   respondForm(req, res, {
     status,
@@ -38,6 +40,28 @@ export async function renderScreen<Body>(def: FlowScreen<Body>, screen: ScreenRe
       return status < 400 && view.jsonExtra ? { ...json, ...view.jsonExtra } : json;
     },
   });
+}
+
+/**
+ * Whether a page of `flow` shows nothing anyone entered: no message, every input empty but the CSRF
+ * token and the buttons (whose values are the methods' and providers' names), on an address with no query
+ * but the flow id. Such a page repeats from request to request but for its own values (pageValuesOf), and
+ * is sent from a kept template (decision 241); a page with anything a person typed is compressed on its own,
+ * so how fast it comes back cannot tell whether someone else's page held the same text.
+ */
+export function showsNothingEntered(query: Record<string, unknown>, flow: KratosFlow): boolean {
+  if (Object.keys(query).some((name) => name !== 'flow') || (flow.ui.messages ?? []).length > 0) return false;
+  return flow.ui.nodes.every(({ attributes: a, messages }) => {
+    if (messages.length > 0 || a.node_type !== 'input') return false;
+    if (a.type === 'submit' || a.type === 'button' || (a.type === 'hidden' && a.name === 'csrf_token')) return true;
+    return a.value === undefined || a.value === null || a.value === '' || a.value === false;
+  });
+}
+
+/** The values a flow's page holds that are made for it: the flow id and its CSRF token (render.tsx adds the request's). */
+function pageValuesOf(flow: KratosFlow): string[] {
+  const csrf = flow.ui.nodes.find(({ attributes: a }) => a.name === 'csrf_token')?.attributes.value;
+  return typeof csrf === 'string' ? [flow.id, csrf] : [flow.id];
 }
 
 export function flowParams<Body>(def: FlowScreen<Body>, screen: ScreenRequest): CreateFlowParams {

@@ -1,8 +1,10 @@
 // Lean CSS per page (issue 17 item 2, decisions 195 and 235): the guest screens in the auth card layout
 // carry their stylesheet inline in a <style> the CSP allows by its hash, right after the viewport <meta>,
 // and name no stylesheet, logo or favicon file, so their first paint waits on no request; other pages
-// (the profile, the 404) link the full, cacheable stylesheet.
+// (the profile, the 404) link the full, cacheable stylesheet. A guest page showing nothing anyone entered is
+// sent from its kept template with the request's own values (decision 241).
 import { createHash } from 'node:crypto';
+import { get } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestPageText, gzipGuestPage } from '../../../server/assets.ts';
 import { buildApp } from '../../support/app.ts';
 import { Browser, createIdentity, signIn } from '../../support/fixtures.ts';
+import { formAction } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 
 let build: ReturnType<typeof buildApp>;
@@ -120,3 +123,53 @@ function manifestCss(): string {
   const manifest = JSON.parse(readFileSync(path.join(build.assetsDir, 'manifest.json'), 'utf8')) as Record<string, string>;
   return manifest['app.css']!;
 }
+
+/** A page as it comes over the wire, still gzip, with the CSP nonce its headers give. */
+function rawPage(address: string, cookie = ''): Promise<{ status: number; body: Buffer; nonce: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = { accept: 'text/html', 'accept-encoding': 'gzip', ...(cookie ? { cookie } : {}) };
+    get(new URL(address, stack.appUrl), { headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        expect(answer.headers['content-encoding']).toBe('gzip');
+        const nonce = /'nonce-([^']+)'/.exec(String(answer.headers['content-security-policy']))?.[1] ?? '';
+        resolve({ status: answer.statusCode ?? 0, body: Buffer.concat(chunks), nonce });
+      });
+    }).on('error', reject);
+  });
+}
+
+describe('guest pages from kept templates (decision 241)', () => {
+  it('new sign-in pages: from the second on, sent from the template with their own nonce, flow id and CSRF token', async () => {
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await rawPage('/sign-in'));
+    const flows = new Set<string>();
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.status).toBe(200);
+      const text = gunzipSync(answer.body).toString();
+      expect(text.match(/nonce="([^"]+)"/g)?.every((attribute) => attribute === `nonce="${answer.nonce}"`)).toBe(true);
+      const flow = /action="\/sign-in\?flow=([0-9a-f-]{36})"/.exec(text)?.[1];
+      expect(flow).toBeTruthy();
+      flows.add(flow!);
+      // A template's values go in as stored blocks, byte for byte: the nonce in the raw gzip says which way it went.
+      if (i > 0) expect(answer.body.includes(Buffer.from(`nonce="${answer.nonce}"`)), `answer ${i}`).toBe(false);
+      if (i > 0) expect(answer.body.includes(Buffer.from(answer.nonce)), `answer ${i}`).toBe(true);
+    }
+    expect(flows.size).toBe(4);
+    expect(new Set(answers.map((answer) => answer.nonce)).size).toBe(4);
+  });
+
+  it('a page showing the address someone typed is compressed on its own, however often it is asked for', async () => {
+    const identity = await createIdentity(stack.identity.adminUrl, { prefix: 'template' });
+    const browser = new Browser(stack.appUrl);
+    const failed = await signIn(browser, identity.email, 'Not-The-Password-1');
+    expect(failed.status).toBe(400);
+    const action = formAction(failed.text, 'sign-in-form')!;
+    for (let i = 0; i < 3; i++) {
+      const answer = await rawPage(action, browser.cookieHeader());
+      expect(gunzipSync(answer.body).toString()).toContain(`value="${identity.email}"`);
+      expect(answer.body.includes(Buffer.from(answer.nonce)), `answer ${i}`).toBe(false);
+    }
+  });
+});

@@ -115,11 +115,12 @@ export function renderFragment(req: Request, res: Response, fragment: ReactEleme
 /**
  * The values made for this request that a page sent from a template carries (decision 241): those of the
  * route that said the page shows nothing anyone entered (`res.locals.pageValues`), and the request's CSP
- * nonce, CSRF token and One Tap offer. Undefined for any other page, and for one with toasts.
+ * nonce, CSRF token and One Tap offer. Undefined for any other page, and for one with toasts or another status.
  */
 function templateValues(res: Response): string[] | undefined {
   const own = res.locals.pageValues as string[] | undefined;
-  if (!own || (res.locals.toasts as unknown[] | undefined)?.length) return undefined;
+  // Only the page the route vouched for: not an error page it ended up rendering instead.
+  if (!own || res.statusCode !== 200 || (res.locals.toasts as unknown[] | undefined)?.length) return undefined;
   const oneTap = res.locals.oneTap as ViewContext['oneTap'];
   const values = [...own, res.locals.cspNonce, res.locals.csrfToken, oneTap?.nonce, oneTap?.csrfToken];
   return values.filter((value): value is string => typeof value === 'string' && value !== '');

@@ -114,7 +114,8 @@ export type CompressedStart = { css: string; deflated: Buffer; bytes: Buffer; le
 // One start per language (it holds `<html lang>`); an app with another stylesheet (tests run several in one process) replaces its entry.
 const compressedStarts = boundedLru<string, CompressedStart>(32);
 
-// Pages are compressed per request by fflate, in JavaScript, not by node:zlib (decision 240): each
+// Pages are compressed per request by fflate, in JavaScript, not by node:zlib (decision 240; a guest page
+// that shows nothing anyone entered comes from a kept template instead, server/page-templates.ts): each
 // node:zlib call makes a native handle that only a full garbage collection frees, so at a few hundred pages
 // a second they kept V8 marking the old generation every ~230 ms, and those pauses were most of the p99.
 // Level 2: higher levels gain little on our pages (the sign-in page after its CSS: 2,782 B at 2, 2,765 B at 6).

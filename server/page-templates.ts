@@ -102,7 +102,7 @@ function buildTemplate(start: CompressedStart, parts: readonly string[], cuts: r
     built.push({ deflated, crcOfPart, crcShift: crcShiftOf(partBytes, crcOfPart) });
     const cut = cuts[i];
     const placeholder = cut ? Buffer.alloc(cut.value.length, PLACEHOLDER) : Buffer.alloc(0);
-    before = Buffer.concat([before.subarray(Math.max(0, before.length - WINDOW_BYTES)), partBytes, placeholder]);
+    before = Buffer.concat([dictionary, partBytes, placeholder]);
     bytes += partBytes.length + placeholder.length;
   });
   return { texts: parts, parts: built, bytes };

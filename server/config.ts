@@ -101,15 +101,19 @@ export const envSchema = z.object({
   KRATOS_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
   /**
    * Sockets each Ory client (Kratos public and admin, Hydra admin) opens at most. No more than MAX_IN_FLIGHT
-   * (64) requests run at once, each with one Ory call at a time, so 64 serves them all; more would only hold
-   * the calls of clients that gave up. 8 to 256 measured alike under load (README "On the server").
+   * (16) requests run at once, each with one Ory call at a time; the rest serve calls still running for
+   * clients that gave up (their slot is free again) and a raised MAX_IN_FLIGHT. 8 to 256 measured alike
+   * under load (README "On the server").
    */
   ORY_MAX_SOCKETS: z.coerce.number().int().min(1).default(64),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(65_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).default(2_000),
-  MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(64),
+  /** Sockets listening on PORT (SO_REUSEPORT, Linux): each takes one new connection per event-loop turn (decision 242). */
+  LISTEN_SOCKETS: z.coerce.number().int().min(1).max(256).default(64),
+  /** 16, not more: each event-loop turn finishes what that many requests allow, and shorter turns take new connections sooner (decision 242). */
+  MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(16),
   /** Live-session sockets one instance holds (about 16 KB of heap each; README "Live sessions" sizes the heap for more). */
   MAX_SOCKETS: z.coerce.number().int().min(0).default(3_000),
   QUEUE_TIMEOUT_MS: z.coerce.number().int().min(1).default(1_000),
@@ -117,7 +121,7 @@ export const envSchema = z.object({
   BACKEND_TIMEOUT_MS: milliseconds(10_000),
   BACKEND_UPLOAD_TIMEOUT_MS: milliseconds(60_000),
   BACKEND_TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).default(10_000),
-  /** Sockets the backend client opens at most: as with ORY_MAX_SOCKETS, MAX_IN_FLIGHT (64) requests make one backend call each at a time. */
+  /** Sockets the backend client opens at most: as with ORY_MAX_SOCKETS, MAX_IN_FLIGHT (16) requests make one backend call each at a time. */
   BACKEND_MAX_SOCKETS: z.coerce.number().int().min(1).default(64),
   PRIVILEGED_SESSION_MAX_AGE_MS: milliseconds(60 * 60 * 1000),
   ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(1).default(30),

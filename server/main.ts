@@ -4,6 +4,7 @@ import { createApp } from './app.ts';
 import { attachLiveSessions } from './socket/live-sessions.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { AppLocals } from './locals.ts';
+import { listen } from './listeners.ts';
 import { createLogger } from './logger.ts';
 import { nodeVersionProblem } from './node-version.ts';
 
@@ -17,12 +18,6 @@ const STRAY_ERROR_BUDGET = 20;
  */
 const DRAIN_IDLE_MS = 1_000;
 
-/** Stops accepting connections without closing the idle ones (http.Server#close would, at once). */
-function stopListening(server: http.Server, done: () => void): void {
-  if (!server.listening) return done();
-  (Object.getPrototypeOf(http.Server.prototype) as { close: (this: http.Server, cb: () => void) => void }).close.call(server, () => done());
-}
-
 /**
  * Open connections and whether each is idle (no request in progress) and since when. Near the cap
  * (90 %), idle kept-alive connections are closed to make room for new ones; while draining,
@@ -32,6 +27,11 @@ function trackConnections(server: http.Server, max: number) {
   const state = new Map<Socket, { active: number; idleSince: number }>();
   let onEmpty: (() => void) | undefined;
   server.on('connection', (socket: Socket) => {
+    // server.maxConnections counts only what the first listening socket took; this counts them all.
+    if (state.size >= max) {
+      socket.destroy();
+      return;
+    }
     state.set(socket, { active: 0, idleSince: Date.now() });
     socket.on('close', () => {
       state.delete(socket);
@@ -53,6 +53,7 @@ function trackConnections(server: http.Server, max: number) {
       const now = Date.now();
       for (const [socket, entry] of state) if (entry.active === 0 && now - Math.max(entry.idleSince, since) >= ms) socket.destroy();
     },
+    full: () => state.size >= max,
     allClosed: () => new Promise<void>((resolve) => (state.size === 0 ? resolve() : (onEmpty = resolve))),
   };
 }
@@ -114,7 +115,14 @@ async function main() {
   // Node's default listen backlog (511) overflows when a burst of connections arrives while the one event
   // loop is busy: the kernel drops their SYNs and clients retry after 1, 3, 7 s (seen at 1,000 connections in
   // `npm run bench`). Room for every connection we accept; the kernel caps it at net.core.somaxconn.
-  server.listen({ port: config.PORT, host: config.HOST, backlog: config.MAX_CONNECTIONS });
+  // LISTEN_SOCKETS sockets share the port so that a busy loop still takes a burst quickly (decision 242).
+  const listening = listen(server, {
+    port: config.PORT,
+    host: config.HOST,
+    backlog: config.MAX_CONNECTIONS,
+    sockets: config.LISTEN_SOCKETS,
+    full: connections.full,
+  });
   server.on('error', (error) => {
     process.stderr.write(`accounts cannot listen on ${config.HOST}:${config.PORT}: ${error.message}\n`);
     process.exit(1);
@@ -145,7 +153,7 @@ async function main() {
     // accepted a moment ago may be about to carry its first request. Every answer from now on says
     // `Connection: close`; connections idle for DRAIN_IDLE_MS are closed, then the process ends once
     // none is left.
-    const closed = new Promise<void>((resolve) => stopListening(server, resolve));
+    const closed = new Promise<void>((resolve) => listening.stop(resolve));
     const stoppedAt = Date.now();
     const sweeper = setInterval(() => connections.closeIdle(DRAIN_IDLE_MS, stoppedAt), 50);
     await closed;

@@ -1,9 +1,12 @@
 // Issue 10 #11: one client must not hold a process's connections. Headers that never finish are cut
 // after HEADERS_TIMEOUT_MS, an idle kept-alive connection after KEEP_ALIVE_TIMEOUT_MS, and past
-// MAX_CONNECTIONS new connections are turned away while the app keeps answering.
+// MAX_CONNECTIONS new connections are turned away while the app keeps answering. Issue 17: LISTEN_SOCKETS
+// sockets share the port (decision 242), the cap counts the connections of them all, and a second copy on
+// the same port still fails to start.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp, startServer, type RunningServer } from '../../support/app.ts';
+import { listenersOn, notYetAccepted } from '../../support/listening-sockets.ts';
 
 let build: ReturnType<typeof buildApp>;
 let server: RunningServer;
@@ -20,6 +23,7 @@ beforeAll(async () => {
     REQUEST_TIMEOUT_MS: '2000',
     KEEP_ALIVE_TIMEOUT_MS: '1000',
     MAX_CONNECTIONS: '20',
+    LISTEN_SOCKETS: '8',
   });
   port = Number(new URL(server.url).port);
 });
@@ -57,6 +61,30 @@ async function health(): Promise<number> {
   return answer.status;
 }
 
+describe('listening sockets', () => {
+  test('LISTEN_SOCKETS sockets listen on the port, and connections to any of them are answered', async () => {
+    await expect.poll(() => listenersOn(port).length, { timeout: 5_000, interval: 50 }).toBe(8);
+    // The kernel spreads new connections over the sockets by their addresses: 40 connections, one after
+    // another (below MAX_CONNECTIONS), reach several.
+    const statuses: number[] = [];
+    for (let count = 0; count < 40; count += 1) statuses.push(await health());
+    expect(statuses).toEqual(Array.from({ length: 40 }, () => 200));
+  });
+
+  test('a second copy on the same port fails to start and says why, and the first keeps answering', async () => {
+    const second = startServer(build.serverJs, {
+      NODE_ENV: 'test',
+      ASSETS_DIR: build.assetsDir,
+      KRATOS_PUBLIC_URL: 'http://127.0.0.1:9',
+      PORT: String(port),
+      LISTEN_SOCKETS: '8',
+    });
+    await expect(second).rejects.toThrow(/exited \(1\) before listening; stderr: accounts cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
+    expect(listenersOn(port).length).toBe(8);
+    expect(await health()).toBe(200);
+  });
+});
+
 describe('connection limits', () => {
   test('headers that never finish are cut after HEADERS_TIMEOUT_MS, with a 408', async () => {
     const socket = await open();
@@ -80,6 +108,9 @@ describe('connection limits', () => {
   test('past MAX_CONNECTIONS new connections are turned away, and the app still answers once they go', async () => {
     const held = await Promise.all(Array.from({ length: 20 }, () => open()));
     held.forEach((socket) => socket.on('error', () => {}));
+    // Connected is not yet accepted, and each listening socket has its own line: once the app has taken
+    // all 20, whichever socket the next one reaches, it is the one past the cap.
+    await expect.poll(() => notYetAccepted(port), { timeout: 5_000, interval: 20 }).toBe(0);
     // One more: accepted by the kernel, then closed by the server without an answer.
     const extra = await open();
     extra.on('error', () => {});

@@ -2,8 +2,8 @@ import type http from 'node:http';
 import net from 'node:net';
 
 /**
- * libuv takes one new connection per listening socket per event-loop turn (libuv PR #3696, in every Node
- * since 19). Saturated, the loop turns a few dozen times a second, so a burst of connections waits in the
+ * libuv takes one new connection per listening socket per event-loop turn (libuv PR #3696 of 2022; Node 20
+ * and 24 alike). Saturated, the loop turns a few dozen times a second, so a burst of connections waits in the
  * kernel's accept queue for seconds while the app has no sight of it (decision 242). Several sockets
  * listening on the same port with SO_REUSEPORT each take one per turn, and the kernel spreads new
  * connections over them; every socket they take is handed to the one HTTP server, as if it had taken it.

@@ -46,7 +46,7 @@ describe('listen', () => {
     expect(await get(port)).toBe('ok');
   });
 
-  it('answers connections taken by every socket from the one server, and stop closes them all', async () => {
+  it('answers from the one server whichever socket took the connection, and stop closes every socket', async () => {
     const { server, port, listening } = await serve(6);
     const taken = new Set<number>();
     server.on('connection', (socket: net.Socket) => taken.add(socket.remotePort!));

@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     // One build of the app for the whole run (test/support/global-build.ts).
     globalSetup: ['test/support/global-build.ts'],
+    // A failing test prints what the stacks it ran on logged (test/support/stack-log.ts).
+    setupFiles: ['test/support/report-stacks-on-failure.ts'],
     // Integration tests mostly wait on sockets, child processes and the stand-ins, so more workers
     // than the machine's two cores shorten the run (integration alone: 198 s → 118 s with four).
     maxWorkers: 4,

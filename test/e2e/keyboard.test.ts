@@ -4,7 +4,7 @@
 // visible focus ring when reached, and the journey completes: the cookie banner, sign up, the mailed code,
 // sign in, profile settings (name, password, its rules' tooltip, the delete dialog's focus trap), sign out,
 // forgot password and reset, and the OAuth2 consent screen with its tooltip and loading overlay.
-import type { Page } from 'playwright';
+import type { Page, Route } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDocumentApp, type DocumentApp } from '../../embedded/document-app/index.ts';
 import { catalogueText } from '../support/browser.ts';
@@ -228,15 +228,19 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) {
         // An answer that keeps the user here (a server error, told by a toast) takes the overlay away again.
         screens.provoke(503);
-        await page.route(
-          `${screens.stack.appUrl}/consent**`,
-          (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 503 }) : route.continue()),
-          {
-            times: 1,
-          },
-        );
+        // The first POST only: Playwright's `times: 1` would count any GET the route passes on too, and
+        // let the POST through (a CI run went on to the client that way).
+        const consentPosts = `${screens.stack.appUrl}/consent**`;
+        let failedOnce = false;
+        const failFirstPost = (route: Route) => {
+          if (failedOnce || route.request().method() !== 'POST') return route.continue();
+          failedOnce = true;
+          return route.fulfill({ status: 503 });
+        };
+        await page.route(consentPosts, failFirstPost);
         await page.keyboard.press('Enter');
         await page.locator('.toast').first().waitFor();
+        await page.unroute(consentPosts, failFirstPost);
         await expect.poll(() => overlay.isVisible()).toBe(false);
         expect(await page.locator('#consent-form').getAttribute('aria-busy')).toBe('false');
         // The focus is back on Allow (disabling it while in flight had taken it away): Enter again is the retry.

@@ -2,7 +2,6 @@ import { describe, it, type TestFunction } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import pino from 'pino';
 import { createApp } from '../../server/app.ts';
 import type { AppLocals } from '../../server/locals.ts';
 import { attachLiveSessions, type LiveSessions } from '../../server/socket/live-sessions.ts';
@@ -18,6 +17,7 @@ import { startKratos } from '../../scripts/ory/kratos.ts';
 import { HYDRA_UI_PATHS, startHydra } from '../../scripts/ory/hydra.ts';
 import { freePort } from '../../scripts/ory/process.ts';
 import { startOAuth2Provider } from '../../embedded/oauth2/index.ts';
+import { keptAppLog, reportOnFailure, type LogSource } from './stack-log.ts';
 
 /**
  * Which identity service the stacks of this run use: the stand-in, or real Ory Kratos when
@@ -41,6 +41,7 @@ async function startRealIdentity(
     jwks: kratos.jwks,
     jwksUrl: kratos.jwksUrl,
     issuer: `${kratos.publicUrl}/`,
+    errors: kratos.errors,
     close: kratos.close,
   };
 }
@@ -140,10 +141,15 @@ export async function startStack(
     ...('jwksUrl' in identity ? { TOKEN_JWKS_URL: identity.jwksUrl } : {}),
     ...options.env,
   });
-  const app = await createApp(config, pino({ level: 'silent' }));
+  const appLog = keptAppLog();
+  const app = await createApp(config, appLog.logger);
   server.on('request', app);
   const liveSessions = (app.locals as AppLocals).liveSessions;
   attachLiveSessions(server, liveSessions, config);
+  const logSources: LogSource[] = [appLog.source];
+  if ('errors' in identity) logSources.push({ name: `Kratos ${identity.publicUrl} (error lines)`, lines: identity.errors });
+  if (oauth2 && 'errors' in oauth2) logSources.push({ name: `Hydra ${oauth2.publicUrl} (error lines)`, lines: oauth2.errors });
+  const forget = reportOnFailure(logSources);
 
   return {
     appUrl,
@@ -157,6 +163,7 @@ export async function startStack(
     liveSessions,
     locals: app.locals as AppLocals,
     async close() {
+      forget();
       await liveSessions.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

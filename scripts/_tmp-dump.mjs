@@ -1,0 +1,14 @@
+import { freePort, prepareRequests, startApp, startStandIns, stopAll } from './bench-stack.mjs';
+import { writeFileSync } from 'node:fs';
+process.on('exit', stopAll);
+const port = await freePort();
+const appUrl = `http://127.0.0.1:${port}`;
+const standIns = await startStandIns(appUrl);
+const app = await startApp({ port, standIns, nodeFlags: [] , logLevel: 'warn'});
+const requests = await prepareRequests(appUrl, standIns.adminUrl);
+const headers = { ...requests.profile.headers }; delete headers['accept-encoding'];
+const r = await fetch(requests.profile.url, { headers });
+const text = await r.text();
+writeFileSync('/tmp/profile.html', text);
+console.log(r.status, text.length, [...r.headers.entries()].map(([k,v])=>k+': '+v.slice(0,80)).join('\n'));
+process.exit(0);

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../scripts/ory/process.ts';
 import { REPO } from '../support/app.ts';
@@ -79,6 +80,11 @@ describe('npm run start:ory', () => {
     expect(signedUp.verified).toBe(true);
     // The script prints each mail once the courier delivered it (real Kratos has no mailbox page).
     await vi.waitFor(() => expect(output).toContain(`mail to ${email}`), { timeout: 10_000, interval: 100 });
+    // Kratos serves its SQLite file in write-ahead-log mode (scripts/ory/process.ts servedSqliteDsn): the
+    // courier's writes and a user's no longer wait for each other. The mode is kept in the file itself.
+    const kratosFile = new DatabaseSync(path.join(dataDir, 'kratos', 'kratos.sqlite'), { readOnly: true });
+    expect(kratosFile.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    kratosFile.close();
 
     const browser = new Browser(appUrl);
     const answer = await signIn(browser, email);

@@ -45,8 +45,9 @@ export const sqliteDsn = (file: string) => `sqlite://${file}?_fk=true&mode=rwc`;
  * it from the admin API and submitting a wrong one, in a loop for 45 s, twice each: with the courier
  * (`--watch-courier`) the rollback journal stalled 3 and 4 calls for the driver's 5 s busy timeout (the
  * courier logging `database is locked`) in ~4,000 calls; WAL stalled 1 and 1 in 10,000–12,000; without
- *  the courier neither stalled (slowest 37–51 ms). CI runs had failed, most likely on such stalls, which the app answered
- * as 503 at its own 5 s deadline; the app's test stacks also run without the courier (kratos.ts `courier`).
+ * the courier neither stalled (slowest 37–51 ms). CI runs had failed, most likely on such stalls, which the
+ * app answered as 503 at its own 5 s deadline; the app's test stacks also run without the courier (kratos.ts
+ * `courier`).
  * Migrations run without WAL (migratedDatabase copies the template file alone, and a WAL file beside it
  * would be left behind); Kratos switches the copy over when it opens it.
  */

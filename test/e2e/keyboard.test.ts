@@ -228,8 +228,8 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) {
         // An answer that keeps the user here (a server error, told by a toast) takes the overlay away again.
         screens.provoke(503);
-        // The first POST only: Playwright's `times: 1` would count any GET the route passes on too, and
-        // let the POST through (a CI run went on to the client that way).
+        // The first POST only: Playwright's `times: 1` counts any GET the route passes on too, and would then
+        // let the POST through (most likely how a CI run went on to the client here).
         const consentPosts = `${screens.stack.appUrl}/consent**`;
         let failedOnce = false;
         const failFirstPost = (route: Route) => {

@@ -11,7 +11,7 @@ const KEPT_LINES = 40;
 export type LogSource = { name: string; lines(): string[] };
 
 /** A logger for the app at `warn`, whose lines are kept (the last KEPT_LINES) instead of written anywhere. */
-export function keptAppLog(name = 'app'): { logger: Logger; source: LogSource } {
+export function keptAppLog(): { logger: Logger; source: LogSource } {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -20,7 +20,7 @@ export function keptAppLog(name = 'app'): { logger: Logger; source: LogSource } 
       done();
     },
   });
-  return { logger: pino({ level: 'warn' }, sink), source: { name, lines: () => [...lines] } };
+  return { logger: pino({ level: 'warn' }, sink), source: { name: 'app', lines: () => [...lines] } };
 }
 
 const running = new Set<readonly LogSource[]>();

@@ -81,7 +81,7 @@ describe('npm run start:ory', () => {
     // The script prints each mail once the courier delivered it (real Kratos has no mailbox page).
     await vi.waitFor(() => expect(output).toContain(`mail to ${email}`), { timeout: 10_000, interval: 100 });
     // Kratos serves its SQLite file in write-ahead-log mode (scripts/ory/process.ts servedSqliteDsn): the
-    // courier's writes and a user's no longer wait for each other. The mode is kept in the file itself.
+    // courier's writes stalled a user's far less often (figures there). The mode is kept in the file itself.
     const kratosFile = new DatabaseSync(path.join(dataDir, 'kratos', 'kratos.sqlite'), { readOnly: true });
     expect(kratosFile.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
     kratosFile.close();

@@ -20,7 +20,7 @@ type Cut = { at: number; value: string };
 
 // Stands for a value in the template: never in a page's text, so a deflated part cannot refer back into
 // the bytes a value takes, which differ on every request. One byte in UTF-8, like each ASCII value's characters.
-const PLACEHOLDER = '\u0001';
+export const PLACEHOLDER = '\u0001';
 // A value shorter than this is not cut out: it could match ordinary text (the values are 20+ characters).
 const SHORTEST_VALUE = 16;
 // Templates kept per language start: every guest screen, with and without the cookie banner, with room.
@@ -46,7 +46,7 @@ function cacheFor(start: CompressedStart) {
 }
 
 /** Where each value stands in `text`, in order, overlaps dropped. */
-function cutsIn(text: string, values: readonly string[]): Cut[] {
+export function cutsIn(text: string, values: readonly string[]): Cut[] {
   const cuts: Cut[] = [];
   for (const value of values) {
     // Only ASCII values keep the template's byte length equal to the page's.
@@ -58,7 +58,7 @@ function cutsIn(text: string, values: readonly string[]): Cut[] {
 }
 
 /** The parts of `text` between the cuts (as many as cuts + 1, some empty). */
-function partsOf(text: string, cuts: readonly Cut[]): string[] {
+export function partsOf(text: string, cuts: readonly Cut[]): string[] {
   const parts: string[] = [];
   let from = 0;
   for (const cut of cuts) {

@@ -6,6 +6,7 @@ import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
 import { guestPageOf, guestPageText, gzipGuestPage, gzipPage, type GuestPage, type IslandBundle } from './assets.ts';
 import { gzipTemplatedGuestPage } from './page-templates.ts';
+import { identityOf, keptRender, offerRender, renderKeyOf } from './kept-renders.ts';
 import { isSessionDialogSuppressed } from '../views/components/SessionChangedDialog.tsx';
 import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
@@ -87,21 +88,29 @@ function canonicalOf(publicUrl: string, path: string): string {
   return canonical;
 }
 
-/** Renders a whole HTML page. HTML is never cached: it may carry a CSRF token or personal data. */
+/** Renders a whole HTML page. Never cached by a browser or proxy (sendHtml): it may carry a CSRF token or personal data. */
 export function renderPage(req: Request, res: Response, page: ReactElement, options: { title: string; status?: number }): void {
   const locals = req.app.locals as AppLocals;
   const ctx = viewContext(req, res);
   const canonical = canonicalOf(locals.config.PUBLIC_URL, req.path);
-  const html = renderToString(
-    <ViewContextReact.Provider value={ctx}>
-      <Document title={options.title} canonical={canonical} assets={locals.assets}>
-        {page}
-      </Document>
-    </ViewContextReact.Provider>,
-  );
   res.status(options.status ?? 200);
+  const values = templateValues(res);
+  // A page that shows nothing anyone entered, rendered before from the same inputs (decision 243).
+  const { t: _translator, requestId: _requestId, ...keyedContext } = ctx;
+  const key = values && renderKeyOf([options.title, canonical, identityOf(locals.assets), keyedContext, page], values);
+  const kept = key && keptRender(req.app, key, values);
+  const html =
+    kept ||
+    renderToString(
+      <ViewContextReact.Provider value={ctx}>
+        <Document title={options.title} canonical={canonical} assets={locals.assets}>
+          {page}
+        </Document>
+      </ViewContextReact.Provider>,
+    );
+  if (key && !kept) offerRender(req.app, key, html, values);
   const guestPage = guestPageOf(html, locals.assets);
-  if (guestPage) sendHtml(req, res, { start: `<!doctype html>${guestPage.start}`, rest: guestPage.rest }, locals.assets.guestCss, templateValues(res));
+  if (guestPage) sendHtml(req, res, { start: `<!doctype html>${guestPage.start}`, rest: guestPage.rest }, locals.assets.guestCss, values);
   else sendHtml(req, res, `<!doctype html>${html}`);
 }
 

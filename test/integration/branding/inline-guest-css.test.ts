@@ -2,7 +2,8 @@
 // carry their stylesheet inline in a <style> the CSP allows by its hash, right after the viewport <meta>,
 // and name no stylesheet, logo or favicon file, so their first paint waits on no request; other pages
 // (the profile, the 404) link the full, cacheable stylesheet. A guest page showing nothing anyone entered is
-// sent from its kept template with the request's own values (decision 241).
+// sent from its kept template with the request's own values (decision 241), and rendered by React only until
+// its inputs repeat (decision 243).
 import { createHash } from 'node:crypto';
 import { get } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -171,5 +172,28 @@ describe('guest pages from kept templates (decision 241)', () => {
       expect(gunzipSync(answer.body).toString()).toContain(`value="${identity.email}"`);
       expect(answer.body.includes(Buffer.from(answer.nonce)), `answer ${i}`).toBe(false);
     }
+  });
+});
+
+describe('guest pages rendered once their inputs repeat (decision 243)', () => {
+  it('a new sign-in page from a kept render carries its own flow and CSRF token: signing in with it works', async () => {
+    for (let i = 0; i < 3; i++) expect((await rawPage('/sign-in')).status).toBe(200);
+    const identity = await createIdentity(stack.identity.adminUrl, { prefix: 'kept-render' });
+    for (let i = 0; i < 2; i++) {
+      const signedIn = await signIn(new Browser(stack.appUrl), identity.email);
+      expect(signedIn.status, `sign-in ${i}`).toBe(303);
+    }
+  });
+
+  it('each language gets its own render, however many of another came before', async () => {
+    const pageIn = async (language: string) => (await fetch(`${stack.appUrl}/sign-in`, { headers: { 'accept-language': language } })).text();
+    for (let i = 0; i < 3; i++) expect(await pageIn('en')).toContain('<html lang="en"');
+    for (let i = 0; i < 3; i++) {
+      const french = await pageIn('fr');
+      expect(french).toContain('<html lang="fr"');
+      expect(french).toContain('Se connecter');
+      expect(french).not.toMatch(/>Sign in</);
+    }
+    expect(await pageIn('en')).toMatch(/>Sign in</);
   });
 });

@@ -51,11 +51,11 @@ class NotKeyable extends Error {}
  * been turned into what it shows before it comes here.
  */
 function keyPart(this: unknown, name: string, value: unknown): unknown {
+  if (DEVELOPMENT_FIELDS.has(name) && this && typeof this === 'object' && isElement(this)) return undefined;
   if (typeof value === 'function') return identityOf(value);
   if (typeof value === 'symbol') return value.toString();
   if (typeof value === 'bigint') return `${value}n`;
   if (value === null || typeof value !== 'object') return value;
-  if (this && typeof this === 'object' && isElement(this) && DEVELOPMENT_FIELDS.has(name)) return undefined;
   if ('$$typeof' in value && !isElement(value)) return identityOf(value);
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null) throw new NotKeyable();

@@ -27,6 +27,8 @@ describe('renderKeyOf', () => {
     expect(renderKeyOf(['Sign in', { lang: 'fr' }, page(b)], b)).not.toBe(key);
     expect(renderKeyOf(['Sign in', { lang: 'en' }, page(b, 'Continue')], b)).not.toBe(key);
     expect(renderKeyOf(['Sign up', { lang: 'en' }, page(b)], b)).not.toBe(key);
+    // What a development build of React adds to an element (its owner, debugging aids) is not an input.
+    expect(key).not.toMatch(/_owner|_store|_debug/);
   });
 
   it('says which value stands where: the same inputs with two values swapped give another key', () => {

@@ -13,3 +13,19 @@ export function boundedLru<K extends NonNullable<unknown>, V extends NonNullable
 ): LRUCache<K, V> {
   return new LRUCache<K, V>({ ...options, maxSize: maxEntries, sizeCalculation: () => 1 });
 }
+
+/**
+ * Caches made once per owner (an app, a kept page start) and dropped with it: tests run several apps in one
+ * process, and one app's pages must never answer for another's.
+ */
+export function cachesPerOwner<Owner extends object, Caches>(make: () => Caches): (owner: Owner) => Caches {
+  const byOwner = new WeakMap<Owner, Caches>();
+  return (owner) => {
+    let caches = byOwner.get(owner);
+    if (caches === undefined) {
+      caches = make();
+      byOwner.set(owner, caches);
+    }
+    return caches;
+  };
+}

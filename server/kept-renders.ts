@@ -8,10 +8,12 @@
  * the page's element tree (its components by identity, every prop), the view context but its translator
  * (a function of the language, which the key holds) and request id, the title and the canonical address.
  * A render is kept only once two renders with the same key, made with different values (each request
- * has its own CSP nonce), have the same text around the values' places: a value the page shows in another form (escaped, encoded), or a
- * per-request input the key misses that changed between the two, leaves that key never kept.
+ * has its own CSP nonce), have the same text around the values' places: a value the page shows in another
+ * form (escaped, encoded), or a per-request input the key misses that changed between the two, leaves that
+ * key never kept.
  */
-import { boundedLru } from './bounded-lru.ts';
+import type { LRUCache } from 'lru-cache';
+import { boundedLru, cachesPerOwner } from './bounded-lru.ts';
 import { cutsIn, partsOf, PLACEHOLDER } from './page-templates.ts';
 
 /** A render's text around the values' places, and which value stands in each place (an index into the values). */
@@ -91,19 +93,11 @@ function keptRenderOf(html: string, values: readonly string[]): KeptRender {
 const sameRender = (a: KeptRender, b: KeptRender): boolean =>
   a.parts.length === b.parts.length && a.parts.every((part, i) => part === b.parts[i]) && a.order.every((at, i) => at === b.order[i]);
 
-function newCaches() {
-  return { kept: boundedLru<string, KeptRender>(RENDERS_KEPT), seen: boundedLru<string, KeptRender>(RENDERS_KEPT) };
-}
-const cachesByOwner = new WeakMap<object, ReturnType<typeof newCaches>>();
-
-function cachesOf(owner: object) {
-  let caches = cachesByOwner.get(owner);
-  if (!caches) {
-    caches = newCaches();
-    cachesByOwner.set(owner, caches);
-  }
-  return caches;
-}
+// `seen`: a render met once under its key, not yet kept.
+const cachesOf = cachesPerOwner((): { kept: LRUCache<string, KeptRender>; seen: LRUCache<string, KeptRender> } => ({
+  kept: boundedLru(RENDERS_KEPT),
+  seen: boundedLru(RENDERS_KEPT),
+}));
 
 /** The kept render for `key` with this request's `values` in their places, or undefined. */
 export function keptRender(owner: object, key: string, values: readonly string[]): string | undefined {

@@ -9,7 +9,8 @@
  * kept template answers faster than a new one, and that must not tell anyone what someone else typed.
  */
 import { constants as zlib, crc32, deflateRawSync } from 'node:zlib';
-import { boundedLru } from './bounded-lru.ts';
+import type { LRUCache } from 'lru-cache';
+import { boundedLru, cachesPerOwner } from './bounded-lru.ts';
 import { compressedStart, GZIP_HEADER, type CompressedStart, type GuestPage } from './assets.ts';
 
 /** One part of a template: its deflated bytes and how it moves a running CRC-32 (see crcAfter). */
@@ -31,19 +32,10 @@ const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 
 // Both keyed by the page's length and where its values stand (shapeOf), and checked against the texts:
 // hashing the whole text as a key cost ~20 µs a page. `seen`: the texts of a template met once, not yet kept.
-function newCaches() {
-  return { kept: boundedLru<string, Template>(TEMPLATES_KEPT), seen: boundedLru<string, readonly string[]>(TEMPLATES_KEPT) };
-}
-const templatesByStart = new WeakMap<CompressedStart, ReturnType<typeof newCaches>>();
-
-function cacheFor(start: CompressedStart) {
-  let caches = templatesByStart.get(start);
-  if (!caches) {
-    caches = newCaches();
-    templatesByStart.set(start, caches);
-  }
-  return caches;
-}
+const cacheFor = cachesPerOwner((): { kept: LRUCache<string, Template>; seen: LRUCache<string, readonly string[]> } => ({
+  kept: boundedLru(TEMPLATES_KEPT),
+  seen: boundedLru(TEMPLATES_KEPT),
+}));
 
 /** Where each value stands in `text`, in order, overlaps dropped. */
 export function cutsIn(text: string, values: readonly string[]): Cut[] {

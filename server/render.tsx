@@ -88,6 +88,12 @@ function canonicalOf(publicUrl: string, path: string): string {
   return canonical;
 }
 
+/** What of the view context a kept render is keyed by: all but the translator (the language decides it) and the request id. */
+function keyedContextOf(ctx: ViewContext): Omit<ViewContext, 't' | 'requestId'> {
+  const { t: _translator, requestId: _requestId, ...keyed } = ctx;
+  return keyed;
+}
+
 /** Renders a whole HTML page. Never cached by a browser or proxy (sendHtml): it may carry a CSRF token or personal data. */
 export function renderPage(req: Request, res: Response, page: ReactElement, options: { title: string; status?: number }): void {
   const locals = req.app.locals as AppLocals;
@@ -96,8 +102,7 @@ export function renderPage(req: Request, res: Response, page: ReactElement, opti
   res.status(options.status ?? 200);
   const values = templateValues(res);
   // A page that shows nothing anyone entered, rendered before from the same inputs (decision 243).
-  const { t: _translator, requestId: _requestId, ...keyedContext } = ctx;
-  const key = values && renderKeyOf([options.title, canonical, identityOf(locals.assets), keyedContext, page], values);
+  const key = values && renderKeyOf([options.title, canonical, identityOf(locals.assets), keyedContextOf(ctx), page], values);
   const kept = key && keptRender(req.app, key, values);
   const html =
     kept ||

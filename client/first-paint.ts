@@ -1,12 +1,14 @@
 // The page's first script, inlined in every page's head with the CSP nonce (decision 210): what must work
 // from the first paint, before the island bundle has arrived over a slow network.
+// - What only works with a script is shown from the first paint: the root gets `data-js` before the body is
+//   parsed, and the stylesheet hides `[data-js-only]` (the switcher, the toggles) on a root without it
+//   (decision 244). Unhiding them once the document was parsed restyled and laid out the page again.
 // - The theme: a stored dark (or auto → dark) choice paints dark at once, never flashing light; the theme
-//   switcher in the footer works from the end of parsing, and auto follows the system live.
+//   switcher in the footer checks the stored choice at the end of parsing, and auto follows the system live.
 // - The password toggle: shows or hides the password, and every shown password is hidden again before its
 //   form is sent, so a browser never stores it as plain text.
-// Without JavaScript none of this runs: the switcher and the toggles stay hidden (the server renders them so).
-// Delegated listeners on the document: fields swapped in later by the forms island need nothing more than
-// unhiding (client/islands/fields.ts).
+// Without JavaScript none of this runs: the root has no `data-js`, so the switcher and the toggles stay hidden.
+// Delegated listeners on the document: fields swapped in later by the forms island need nothing more.
 import { parseTheme, resolveTheme, THEME_KEY, type ThemeChoice } from './lib/theme.ts';
 
 const root = document.documentElement;
@@ -42,12 +44,12 @@ function showPassword(button: HTMLElement, shown: boolean): void {
   button.setAttribute('aria-label', button.dataset[shown ? 'labelHide' : 'labelShow'] as string);
 }
 
+root.dataset.js = ''; // before anything is painted: see the header
 paint(storedTheme());
 systemDark.addEventListener('change', applyStoredTheme);
 addEventListener('storage', (event) => event.key === THEME_KEY && applyStoredTheme());
 
 document.addEventListener('DOMContentLoaded', () => {
-  document.querySelectorAll<HTMLElement>(`${SWITCHER},${TOGGLE}`).forEach((element) => (element.hidden = false));
   applyStoredTheme();
 });
 

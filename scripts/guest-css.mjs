@@ -36,8 +36,9 @@ export async function guestStylesheet(css) {
     defaultExtractor: (text) => text.match(/[A-Za-z0-9_-]+/g) ?? [],
     // The focus ring is a bare `:focus-visible` rule, which names no class the content could keep.
     safelist: { standard: [DYNAMIC_MODIFIERS], greedy: [/focus-visible/] },
-    // Themes and states are set as attributes by the islands (`data-theme`, `aria-*`, `open`): keep them.
-    dynamicAttributes: ['data-theme', 'aria-expanded', 'aria-invalid', 'aria-busy', 'aria-hidden', 'aria-current', 'open', 'hidden'],
+    // Themes, states and the script mark are set as attributes by the head script and the islands (`data-theme`,
+    // `data-js`, `aria-*`, `open`): keep them.
+    dynamicAttributes: ['data-theme', 'aria-expanded', 'aria-invalid', 'aria-busy', 'aria-hidden', 'aria-current', 'open', 'hidden', 'data-js'],
     keyframes: true,
     variables: true,
     fontFace: true,

@@ -24,7 +24,6 @@ function clearButtonFor(control: HTMLElement, input: HTMLInputElement): HTMLButt
 }
 
 export function mountFields(root: ParentNode): void {
-  for (const button of all(root, '[data-password-toggle]')) button.hidden = false;
   for (const control of all(root, '[data-clearable]')) {
     const input = control.querySelector<HTMLInputElement>('input');
     if (!input || !fresh(control)) continue;

@@ -13,7 +13,44 @@ async function withoutBundle(): Promise<Page> {
   return page;
 }
 
+/**
+ * Has the page's own document say, from a script at the end of its body (so while it is still parsed,
+ * before DOMContentLoaded), how the toggles and the switcher are displayed then. The script carries the
+ * page's CSP nonce; the body is re-sent unencoded.
+ */
+async function displayWhileParsed(page: Page, path: string): Promise<string[]> {
+  await page.route(`${screens.stack.appUrl}${path}**`, async (route) => {
+    const response = await route.fetch();
+    const html = await response.text();
+    const nonce = /<script[^>]* nonce="([^"]+)"/.exec(html)?.[1] ?? '';
+    const probe = `<script nonce="${nonce}">window.__displayWhileParsed = document.readyState + ':' + [...document.querySelectorAll('[data-password-toggle], #theme-switcher')].map((element) => getComputedStyle(element).display).join(',');</script>`;
+    const { 'content-encoding': _encoding, 'content-length': _length, ...headers } = response.headers();
+    await route.fulfill({ response, headers, body: html.replace('</body>', `${probe}</body>`) });
+  });
+  await page.goto(`${screens.stack.appUrl}${path}`);
+  const seen = await page.evaluate(() => (window as unknown as { __displayWhileParsed?: string }).__displayWhileParsed ?? '');
+  const [readyState, displays = ''] = seen.split(':');
+  expect(readyState).toBe('loading');
+  return displays.split(',');
+}
+
 describe('before the island bundle', () => {
+  it('the toggle and the switcher are shown while the page is parsed, not once it has ended (decision 244)', async () => {
+    const page = await withoutBundle();
+    const displays = await displayWhileParsed(page, '/sign-in');
+    expect(displays).toHaveLength(2);
+    expect(displays).not.toContain('none');
+  });
+
+  it('without JavaScript the toggle and the switcher are not shown', async () => {
+    const page = await screens.openPage(false);
+    await page.goto(`${screens.stack.appUrl}/sign-in`);
+    expect(await page.locator('[data-password-toggle]').count()).toBe(1);
+    expect(await page.locator('[data-password-toggle]').isVisible()).toBe(false);
+    expect(await page.locator('#theme-switcher').isVisible()).toBe(false);
+    expect(await page.locator('#field-password').isVisible()).toBe(true);
+  });
+
   it('the password toggle shows and hides the password, and a shown one is hidden again when its form is sent', async () => {
     const page = await withoutBundle();
     await page.goto(`${screens.stack.appUrl}/sign-in`);

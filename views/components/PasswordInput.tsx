@@ -5,8 +5,8 @@ import { Icon } from './Icon.tsx';
 export type PasswordInputProps = Omit<FieldProps, 'type'>;
 
 /**
- * A password field with a show/hide toggle. The toggle is hidden until the password island runs, so
- * without JavaScript this is a plain password field.
+ * A password field with a show/hide toggle, which the page's head script runs (client/first-paint.ts).
+ * It is `data-js-only` (decision 244), so without JavaScript this is a plain password field.
  */
 export function PasswordInput(props: PasswordInputProps) {
   const t = useT();
@@ -22,7 +22,7 @@ export function PasswordInput(props: PasswordInputProps) {
       aria-label={show}
       aria-controls={props.id}
       aria-pressed="false"
-      hidden
+      data-js-only=""
     >
       <Icon name="eye" className="icon field__eye" />
       <Icon name="eyeOff" className="icon field__eye-off" />

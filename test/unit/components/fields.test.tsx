@@ -55,7 +55,7 @@ describe('TextInput', () => {
 });
 
 describe('PasswordInput', () => {
-  it('is a password field with a toggle labelled from authPage keys, hidden until the island runs', () => {
+  it('is a password field with a toggle labelled from authPage keys, shown only with JavaScript', () => {
     const html = render(<PasswordInput id="pw" name="password" label="Password" autoComplete="current-password" />);
     expect(tagWith(html, '<input')).toContain('type="password"');
     const toggle = tagWith(html, 'data-password-toggle');
@@ -64,7 +64,9 @@ describe('PasswordInput', () => {
     expect(toggle).toContain(`data-label-hide="${translate('authPage.hidePassword')}"`);
     expect(toggle).toContain('aria-pressed="false"');
     expect(toggle).toContain('aria-controls="pw"');
-    expect(toggle).toContain('hidden=""');
+    // Shown by the stylesheet once the head script has marked the page (decision 244), never by unhiding.
+    expect(toggle).toContain('data-js-only=""');
+    expect(toggle).not.toContain('hidden');
     expect(html).toContain('data-island="password"');
   });
 

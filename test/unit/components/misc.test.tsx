@@ -141,7 +141,8 @@ describe('LanguageSwitcher', () => {
 describe('ThemeSwitcher', () => {
   it('offers light, dark and auto, hidden without JavaScript', () => {
     const html = render(<ThemeSwitcher />);
-    expect(tagWith(html, '<fieldset')).toContain('hidden=""');
+    expect(tagWith(html, '<fieldset')).toContain('data-js-only=""');
+    expect(tagWith(html, '<fieldset')).not.toContain('hidden');
     for (const theme of ['light', 'dark', 'auto']) {
       expect(html).toContain(`value="${theme}"`);
       expect(html).toContain(translate(`ui.theme.${theme}`));

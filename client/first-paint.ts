@@ -2,7 +2,7 @@
 // from the first paint, before the island bundle has arrived over a slow network.
 // - What only works with a script is shown from the first paint: the root gets `data-js` before the body is
 //   parsed, and the stylesheet hides `[data-js-only]` (the switcher, the toggles) on a root without it
-//   (decision 244). Unhiding them once the document was parsed restyled and laid out the page again.
+//   (decision 244). Unhidden at the end of parsing, as before, they were painted and usable only then.
 // - The theme: a stored dark (or auto → dark) choice paints dark at once, never flashing light; the theme
 //   switcher in the footer checks the stored choice at the end of parsing, and auto follows the system live.
 // - The password toggle: shows or hides the password, and every shown password is hidden again before its
@@ -49,9 +49,7 @@ paint(storedTheme());
 systemDark.addEventListener('change', applyStoredTheme);
 addEventListener('storage', (event) => event.key === THEME_KEY && applyStoredTheme());
 
-document.addEventListener('DOMContentLoaded', () => {
-  applyStoredTheme();
-});
+document.addEventListener('DOMContentLoaded', applyStoredTheme);
 
 document.addEventListener('change', (event) => {
   const radio = event.target as HTMLInputElement;

@@ -55,6 +55,10 @@ for (const javaScriptEnabled of [true, false]) {
       expect(await whoamiWith(session!.value)).toBe(200);
       if (javaScriptEnabled) {
         await page.evaluate(() => localStorage.setItem('token', JSON.stringify({ token: 'stale', expiredAt: Date.now() + 60_000 })));
+        // The home's live-session socket may ask for a token while the sign-out ends the session, before
+        // the page has gone: that answer is 401 (signed out, client/socket.ts), and the browser logs it. It
+        // does not always happen (a race with the navigation; CI saw it once), so it is allowed, not required.
+        screens.provoke(401);
       }
 
       await page.locator('a[data-link="logout"]').click();

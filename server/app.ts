@@ -174,7 +174,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
   });
   const publicNames = topLevelPublicFiles(assetsDir);
   app.use((req, res, next) => (publicNames.has(req.path) ? publicFiles(req, res, next) : next()));
-  // JSON and other dynamic answers (pages compress themselves in one call: server/render.tsx sendHtml).
+  // JSON and other dynamic answers (pages compress themselves: server/render.tsx sendHtml).
   const compress = compression({ threshold: 512 });
   app.use((req, res, next) => (answeredWithPage(req) ? next() : compress(req, res, next)));
   app.use(dynamicAnswerDefaults);

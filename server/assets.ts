@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { constants as zlib, crc32, deflateRawSync } from 'node:zlib';
-import { deflateSync, gzipSync } from 'fflate';
 import { boundedLru } from './bounded-lru.ts';
+import { deflatePagePart } from './page-deflate.ts';
 
 /** Logical asset name (`main.js`, `app.css`) → public, content-hashed URL. Written by scripts/build.mjs. */
 export type AssetManifest = Record<string, string>;
@@ -114,13 +114,20 @@ export type CompressedStart = { css: string; deflated: Buffer; bytes: Buffer; le
 // One start per language (it holds `<html lang>`); an app with another stylesheet (tests run several in one process) replaces its entry.
 const compressedStarts = boundedLru<string, CompressedStart>(32);
 
-// Pages are compressed per request by fflate, in JavaScript, not by node:zlib (decision 240; a guest page
-// that shows nothing anyone entered comes from a kept template instead, server/page-templates.ts): each
-// node:zlib call makes a native handle that only a full garbage collection frees, so at a few hundred pages
-// a second they kept V8 marking the old generation every ~230 ms, and those pauses were most of the p99.
-// Level 2: higher levels gain little on our pages (the sign-in page after its CSS: 2,782 B at 2, 2,765 B at 6).
-const PAGE_LEVEL = 2;
+// What a page needs compressed per request goes through kept node:zlib streams (server/page-deflate.ts,
+// decision 245); a guest page that shows nothing anyone entered comes from a kept template instead
+// (server/page-templates.ts).
 export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+/** A deflate block that ends the stream after a sync-flushed part: final, fixed Huffman codes, only the end-of-block code. */
+export const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
+
+/** The gzip trailer: the CRC-32 and the length (mod 2³²) of everything compressed. */
+function gzipTrailer(crc: number, length: number): Buffer {
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc, 0);
+  trailer.writeUInt32LE(length >>> 0, 4);
+  return trailer;
+}
 
 export function compressedStart(start: string, css: string): CompressedStart {
   let compressed = compressedStarts.get(start);
@@ -139,17 +146,15 @@ export function compressedStart(start: string, css: string): CompressedStart {
  * as much as the rest of the request). Deflate streams join at a byte boundary when the part before ends
  * with a sync flush; the gzip trailer's CRC-32 continues from the kept part's.
  */
-export function gzipGuestPage(page: GuestPage, css: string): Buffer {
+export async function gzipGuestPage(page: GuestPage, css: string): Promise<Buffer> {
   const start = compressedStart(page.start, css);
   const rest = Buffer.from(page.rest);
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc32(rest, start.crc), 0);
-  trailer.writeUInt32LE((start.length + rest.length) >>> 0, 4);
-  return Buffer.concat([GZIP_HEADER, start.deflated, deflateSync(rest, { level: PAGE_LEVEL }), trailer]);
+  const deflated = await deflatePagePart(rest);
+  return Buffer.concat([GZIP_HEADER, start.deflated, deflated, FINAL_BLOCK, gzipTrailer(crc32(rest, start.crc), start.length + rest.length)]);
 }
 
-/** A whole page (a signed-in one, a fragment) as gzip, compressed in JavaScript like a guest page's rest (decision 240). */
-export function gzipPage(html: string): Buffer {
-  const gzipped = gzipSync(Buffer.from(html), { level: PAGE_LEVEL });
-  return Buffer.from(gzipped.buffer, gzipped.byteOffset, gzipped.byteLength);
+/** A whole page (a signed-in one, a fragment) as gzip, compressed like a guest page's rest (decision 245). */
+export async function gzipPage(html: string): Promise<Buffer> {
+  const bytes = Buffer.from(html);
+  return Buffer.concat([GZIP_HEADER, await deflatePagePart(bytes), FINAL_BLOCK, gzipTrailer(crc32(bytes), bytes.length)]);
 }

@@ -11,7 +11,7 @@
 import { constants as zlib, crc32, deflateRawSync } from 'node:zlib';
 import type { LRUCache } from 'lru-cache';
 import { boundedLru, cachesPerOwner } from './bounded-lru.ts';
-import { compressedStart, GZIP_HEADER, type CompressedStart, type GuestPage } from './assets.ts';
+import { compressedStart, FINAL_BLOCK, GZIP_HEADER, type CompressedStart, type GuestPage } from './assets.ts';
 
 /** One part of a template: its deflated bytes and how it moves a running CRC-32 (see crcAfter). */
 type Part = { deflated: Buffer; crcOfPart: number; crcShift: Uint32Array };
@@ -27,8 +27,6 @@ const SHORTEST_VALUE = 16;
 // Templates kept per language start: every guest screen, with and without the cookie banner, with room.
 const TEMPLATES_KEPT = 64;
 const WINDOW_BYTES = 32 * 1024;
-// A deflate block that ends the stream: final, fixed Huffman codes, only the end-of-block code.
-const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 
 // Both keyed by the page's length and where its values stand (shapeOf), and checked against the texts:
 // hashing the whole text as a key cost ~20 µs a page. `seen`: the texts of a template met once, not yet kept.

@@ -144,10 +144,10 @@ const COMPRESS_FROM_BYTES = 512;
 
 /**
  * Sends rendered HTML, never cached (it may carry a CSRF token or personal data). The whole body is
- * already in hand, so it is compressed here in one synchronous call: the compression middleware's
- * streaming path cost several times more CPU per page. Gzip, not brotli, for every page (decision 240):
- * brotli exists only in node:zlib, whose per-call native handles kept the garbage collector marking.
- * Other answers still go through the middleware, which leaves an already-encoded body alone.
+ * already in hand, so it is compressed here in one go: the compression middleware's streaming path cost
+ * several times more CPU per page. Gzip, not brotli, for every page: the kept starts and templates are
+ * deflate (decisions 195, 241), and brotli cost more CPU per page (decision 240's figures). Other answers
+ * still go through the middleware, which leaves an already-encoded body alone.
  */
 function sendHtml(req: Request, res: Response, page: string | GuestPage, guestCss = '', values?: readonly string[]): void {
   res.set('Cache-Control', 'no-store');
@@ -155,17 +155,31 @@ function sendHtml(req: Request, res: Response, page: string | GuestPage, guestCs
   res.vary('Accept-Encoding');
   const length = typeof page === 'string' ? page.length : page.start.length + guestCss.length + page.rest.length;
   const accepted = req.method === 'HEAD' || length < COMPRESS_FROM_BYTES ? [] : req.acceptsEncodings();
-  // A page with the guest CSS inline: gzip whose start and CSS were compressed once (decisions 195, 235).
-  if (typeof page !== 'string' && accepted.includes('gzip')) {
-    res.set('Content-Encoding', 'gzip');
-    res.send((values && gzipTemplatedGuestPage(page, guestCss, values)) ?? gzipGuestPage(page, guestCss));
-    return;
-  }
-  const html = typeof page === 'string' ? page : guestPageText(page, guestCss);
+  const html = () => (typeof page === 'string' ? page : guestPageText(page, guestCss));
   if (!accepted.includes('gzip')) {
-    res.send(html);
+    res.send(html());
     return;
   }
-  res.set('Content-Encoding', 'gzip');
-  res.send(gzipPage(html));
+  // A page with the guest CSS inline: gzip whose start and CSS were compressed once (decisions 195, 235).
+  const templated = typeof page !== 'string' && values ? gzipTemplatedGuestPage(page, guestCss, values) : undefined;
+  if (templated) {
+    res.set('Content-Encoding', 'gzip');
+    res.send(templated);
+    return;
+  }
+  void sendCompressed(req, res, typeof page === 'string' ? gzipPage(page) : gzipGuestPage(page, guestCss), html);
+}
+
+/** Sends the page once compressed; if compressing failed (logged), the page as it is, rather than none. */
+async function sendCompressed(req: Request, res: Response, compressing: Promise<Buffer>, html: () => string): Promise<void> {
+  let gzipped: Buffer | undefined;
+  try {
+    gzipped = await compressing;
+  } catch (error) {
+    req.log?.error({ err: error }, 'page compression failed: sent uncompressed');
+  }
+  // Whatever answered while the page was compressed (an error after the render) has answered already.
+  if (res.headersSent) return;
+  if (gzipped) res.set('Content-Encoding', 'gzip');
+  res.send(gzipped ?? html());
 }

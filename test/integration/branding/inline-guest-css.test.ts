@@ -65,7 +65,7 @@ describe('inline guest CSS', () => {
       { start: '<html lang="vi"><head>', rest: '<body>encore</body>' },
     ];
     for (const css of [guestCss, `${guestCss}.x{}`])
-      for (const page of pages) expect(gunzipSync(gzipGuestPage(page, css)).toString()).toBe(guestPageText(page, css));
+      for (const page of pages) expect(gunzipSync(await gzipGuestPage(page, css)).toString()).toBe(guestPageText(page, css));
   });
 
   it('the CSP allows that <style> by its SHA-256 (no nonce), and data: images (the favicon)', async () => {

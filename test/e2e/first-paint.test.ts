@@ -1,6 +1,8 @@
 // The head's first-paint script (decision 210): the theme switcher and the password toggle work before
 // the island bundle arrives. Here the bundle's request is answered with an empty module, so whatever works
-// below works from the script in the page alone.
+// below works from the script in the page alone. And the first paint waits for the whole page (decision 246).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { useScreenStack } from './screen-stack.ts';
@@ -96,5 +98,43 @@ describe('before the island bundle', () => {
     await page.goto(`${screens.stack.appUrl}/forgot-password`);
     expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
     await expect.poll(() => page.isChecked('#theme-switcher-dark')).toBe(true);
+  });
+});
+
+describe('the first paint (decision 246)', () => {
+  it('waits until the footer has arrived and been parsed, even when the rest of the page came long before', async () => {
+    // The app's own sign-in page, sent by a server of this test in two writes: everything before the footer,
+    // then, once the browser has parsed the form, a nonced script noting the time and the footer.
+    const html = await (await fetch(`${screens.stack.appUrl}/sign-in`, { headers: { accept: 'text/html' } })).text();
+    const nonce = /<script[^>]* nonce="([^"]+)"/.exec(html)?.[1] ?? '';
+    const footerAt = html.lastIndexOf('<footer');
+    expect(footerAt).toBeGreaterThan(html.indexOf('</main>'));
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.write(html.slice(0, footerAt));
+      void released.then(() => response.end(`<script nonce="${nonce}">window.__footerAt = performance.now();</script>${html.slice(footerAt)}`));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await screens.openPage(true);
+      // Only the page itself matters here: its islands are left out.
+      await page.route('**/assets/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+      const { port } = server.address() as AddressInfo;
+      const loaded = page.goto(`http://127.0.0.1:${port}/sign-in`);
+      // Timer polling: animation frames do not run while rendering is held.
+      await page.waitForFunction(() => document.querySelector('main form button[type="submit"]') !== null, undefined, { polling: 50 });
+      release();
+      await loaded;
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, undefined, { polling: 50 });
+      const seen = await page.evaluate(() => ({
+        footerAt: (window as unknown as { __footerAt?: number }).__footerAt ?? Number.NaN,
+        firstPaint: performance.getEntriesByName('first-contentful-paint')[0]!.startTime,
+      }));
+      expect(seen.firstPaint).toBeGreaterThanOrEqual(seen.footerAt);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -28,6 +28,9 @@ function accentStyle(color: string): string {
   );
 }
 
+/** The id of the element the first paint waits for: the footer, the last one in every page's body. */
+const LAST_ELEMENT_ID = 'site-footer';
+
 export function Document(props: { title: string; canonical: string; assets: DocumentAssets; children: ReactNode }) {
   const { lang, nonce, toasts, oneTap, liveSession, brand, address } = useView();
   const v = `?v=${FAVICON_VERSION}`;
@@ -48,6 +51,9 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         {props.assets.firstPaint ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: props.assets.firstPaint }} /> : null}
         {/* On guest pages the server drops this link and inlines the guest stylesheet right after the viewport <meta> instead (decision 235). */}
         {props.assets.css ? <link rel="stylesheet" href={props.assets.css} /> : null}
+        {/* No paint until the footer, the page's last element, is parsed (decision 246): one whole first paint instead of a part of the page and then a long task laying out the rest. */}
+        {/* eslint-disable-next-line react/no-unknown-property -- HTML's `blocking` attribute, which React passes through and the plugin's list of attributes lacks */}
+        <link rel="expect" href={`#${LAST_ELEMENT_ID}`} blocking="render" />
         {/* After the stylesheet, whose :root sets the default colours: the operator's accent must come later to win. */}
         {brand.accentColor ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: accentStyle(brand.accentColor) }} /> : null}
         {/* Async (decision 200): the browser's DOMContentLoaded work comes before first paint, not in the script's task. React moves it up the head. */}
@@ -61,7 +67,7 @@ export function Document(props: { title: string; canonical: string; assets: Docu
         {props.children}
         {oneTap ? <OneTap offer={oneTap} /> : null}
         {liveSession ? <LiveSession {...liveSession} /> : null}
-        <footer className="site-footer">
+        <footer className="site-footer" id={LAST_ELEMENT_ID}>
           <LanguageSwitcher id="site-language" />
           {/* Light, dark or auto on every page (spec §2); shown by the first-paint script, since the choice lives in the browser's storage. */}
           <ThemeSwitcher />

@@ -66,6 +66,7 @@ export function viewContext(req: Request, res: Response): ViewContext {
     oneTap: res.locals.oneTap as ViewContext['oneTap'],
     brand: locals.config.brand,
     islandScripts: islandScriptsFor(res, locals, url, liveSession),
+    writtenScripts: new Set(),
     liveSession,
     consent: consentView(req, res),
   };
@@ -88,9 +89,12 @@ function canonicalOf(publicUrl: string, path: string): string {
   return canonical;
 }
 
-/** What of the view context a kept render is keyed by: all but the translator (the language decides it) and the request id. */
-function keyedContextOf(ctx: ViewContext): Omit<ViewContext, 't' | 'requestId'> {
-  const { t: _translator, requestId: _requestId, ...keyed } = ctx;
+/**
+ * What of the view context a kept render is keyed by: all but the translator (the language decides it), the
+ * request id and the scripts the render writes (empty before it).
+ */
+function keyedContextOf(ctx: ViewContext): Omit<ViewContext, 't' | 'requestId' | 'writtenScripts'> {
+  const { t: _translator, requestId: _requestId, writtenScripts: _writtenScripts, ...keyed } = ctx;
   return keyed;
 }
 

@@ -24,6 +24,11 @@ export type ViewContext = {
   brand: Brand;
   /** Built islands of their own (logical name → URL), loaded by the markup that needs them (IslandScript). */
   islandScripts?: Readonly<Record<string, string>>;
+  /**
+   * The island script addresses this render has written so far: several islands of one bundle share its
+   * address, and the page needs its tag once (IslandScript). A new set per render.
+   */
+  writtenScripts?: Set<string>;
   /** Signed-in pages: the live-session island and its session-changed dialog (views/components/LiveSession.tsx). */
   liveSession?: LiveSessionView;
   /** Cookie consent and analytics, when configured (server/consent/view.ts, decision 170). */

@@ -1,7 +1,7 @@
 // Signed-in pages load their islands as one file (issue 17, decision 220): the build writes which island
-// entries each bundle holds; on the profile page every one of its islands' script tags names the profile
-// bundle, on another signed-in page the socket and dialog islands name the live-session bundle, and a
-// gateway path (no live session shown) or a guest page names none.
+// entries each bundle holds; the profile page names the profile bundle, once, for all its islands,
+// another signed-in page the live-session bundle, once, for the socket and dialog islands, and a gateway
+// path (no live session shown) or a guest page names none.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,8 +48,8 @@ describe('island bundles', () => {
     expect(profile.text).toContain('data-island="tooltip"');
     const sources = scriptSources(profile.text);
     const bundle = sources.filter((src) => /\/assets\/profile-[A-Z0-9]+\.js$/.test(src));
-    expect(bundle.length).toBeGreaterThanOrEqual(PROFILE_ISLANDS.length);
-    expect(new Set(bundle).size).toBe(1);
+    expect(bundle).toHaveLength(1);
+    expect(new Set(sources).size, 'every script address once').toBe(sources.length);
     for (const island of PROFILE_ISLANDS)
       expect(
         sources.some((src) => src.includes(`/assets/${island}-`)),
@@ -63,7 +63,8 @@ describe('island bundles', () => {
     expect(home.status).toBe(200);
     expect(home.text).toContain('data-island="live-session"');
     const homeSources = scriptSources(home.text);
-    expect(homeSources.filter((src) => /\/assets\/live-session-[A-Z0-9]+\.js$/.test(src)).length).toBeGreaterThanOrEqual(LIVE_SESSION_ISLANDS.length);
+    expect(homeSources.filter((src) => /\/assets\/live-session-[A-Z0-9]+\.js$/.test(src))).toHaveLength(1);
+    expect(new Set(homeSources).size, 'every script address once').toBe(homeSources.length);
     for (const island of [...LIVE_SESSION_ISLANDS, 'profile'])
       expect(
         homeSources.some((src) => src.includes(`/assets/${island}-`)),

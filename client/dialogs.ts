@@ -2,7 +2,10 @@
 // button is rendered (views/components/Dialog.tsx, Popover.tsx, CrashScreen.tsx through IslandScript), so a
 // sign-in page never downloads it.
 import { initDialogs, mountDialogs } from './islands/dialogs.ts';
+import { startInTurn } from './lib/start-in-turn.ts';
 
-initDialogs();
-document.addEventListener('islands:mount', (event) => mountDialogs(event.target as ParentNode));
-mountDialogs(document);
+startInTurn(() => {
+  initDialogs();
+  document.addEventListener('islands:mount', (event) => mountDialogs(event.target as ParentNode));
+  mountDialogs(document);
+});

@@ -3,9 +3,11 @@
 // session-changed dialog to open (client/islands/dialogs.ts listens for `session-changed`).
 import { liveSocket } from './islands/socket.ts';
 import { EVENT_FORCE_RELOAD, SOCKET_PATH } from '../core/live-session.ts';
+import { startInTurn } from './lib/start-in-turn.ts';
 
-const root = document.querySelector<HTMLElement>('[data-island="live-session"]');
-if (root) {
+startInTurn(() => {
+  const root = document.querySelector<HTMLElement>('[data-island="live-session"]');
+  if (!root) return;
   const changed = () => dispatchEvent(new Event('session-changed'));
   const url = new URL(SOCKET_PATH + '?EIO=4&transport=websocket', root.dataset.socketUrl || location.href);
   url.protocol = url.protocol.replace('http', 'ws');
@@ -19,4 +21,4 @@ if (root) {
     },
     onSignedOut: changed,
   }).on(EVENT_FORCE_RELOAD, changed);
-}
+});

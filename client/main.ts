@@ -5,6 +5,7 @@ import { initEnhance, mountForms } from './islands/enhance.ts';
 import { initFields, mountFields } from './islands/fields.ts';
 import { initProgress, mountOverlays } from './islands/progress.ts';
 import { initToasts, mountToasts } from './islands/toasts.ts';
+import { startInTurn } from './lib/start-in-turn.ts';
 
 export { toast } from './islands/toasts.ts';
 
@@ -24,19 +25,20 @@ function mountAll(root: ParentNode): void {
  * task as the browser's own DOMContentLoaded work (issue #17's blocking time). So only the forms island
  * starts at once, before the load event, since what it does must not wait (the flow's address in the
  * bar, auto-submitted hand-offs, forgetting stored keys, taking over submits); every other island starts
- * in a task of its own, so input and paint get their turn in between. A fragment swapped in later is
- * small: its islands mount at once.
+ * in a task of its own (startInTurn, as the island entries do), so input and paint get their turn in
+ * between. A fragment swapped in later is small: its islands mount at once.
  */
-async function start(): Promise<void> {
-  for (let i = 0; i < inits.length; i++) {
-    // A zero timeout, not scheduler.yield(): the same effect here, in every browser, for fewer bytes.
-    if (i) await new Promise((resolve) => setTimeout(resolve));
-    inits[i]!();
-    mounts[i]!(document);
-  }
-  document.addEventListener('islands:mount', (event) => mountAll(event.target as ParentNode));
+function start(): void {
+  inits.forEach((init, i) =>
+    startInTurn(() => {
+      init();
+      mounts[i]!(document);
+    }),
+  );
+  // Once every island has started: a fragment swapped in mounts them all.
+  startInTurn(() => document.addEventListener('islands:mount', (event) => mountAll(event.target as ParentNode)));
 }
 
 // The script is async (views/layout/Document.tsx): from a warm cache it may run before the page is parsed, then it waits for the rest.
 if (document.readyState === 'loading') addEventListener('DOMContentLoaded', start);
-else void start();
+else start();

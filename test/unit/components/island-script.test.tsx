@@ -27,7 +27,7 @@ describe('IslandScript', () => {
 
   it('writes again in the next render: each render has its own record', () => {
     const islandScripts = { avatar: BUNDLE };
-    for (let render_ = 0; render_ < 2; render_ += 1) {
+    for (const _visit of [1, 2]) {
       expect(scriptTags(render(<IslandScript name="avatar" />, { islandScripts, writtenScripts: new Set() }))).toHaveLength(1);
     }
   });

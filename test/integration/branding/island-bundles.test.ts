@@ -71,6 +71,10 @@ describe('island bundles', () => {
         island,
       ).toBe(false);
 
+    // Each render keeps its own record of the scripts it wrote: the profile page again names its bundle.
+    const again = scriptSources((await browser.follow('/profile-settings')).text);
+    expect(again.filter((src) => /\/assets\/profile-[A-Z0-9]+\.js$/.test(src))).toHaveLength(1);
+
     // A gateway path shows no live session: no bundle for it.
     const gateway = await browser.follow('/authentication/gateway/done');
     expect(gateway.text).not.toContain('data-island="live-session"');

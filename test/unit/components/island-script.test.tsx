@@ -25,13 +25,6 @@ describe('IslandScript', () => {
     ]);
   });
 
-  it('writes again in the next render: each render has its own record', () => {
-    const islandScripts = { avatar: BUNDLE };
-    for (const _visit of [1, 2]) {
-      expect(scriptTags(render(<IslandScript name="avatar" />, { islandScripts, writtenScripts: new Set() }))).toHaveLength(1);
-    }
-  });
-
   it('writes nothing for an island the build has no entry for', () => {
     expect(render(<IslandScript name="avatar" />, { islandScripts: {}, writtenScripts: new Set() })).toBe('');
   });

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { bundledIslandScripts, FIRST_PAINT_FILE, GUEST_CSS_FILE, guestStyleHash, loadInlined, loadManifest } from './assets.ts';
 import type { Config } from './config.ts';
-import { errorResponder, notFound } from './http-errors.ts';
+import { errorResponder, failedRequestFields, notFound } from './http-errors.ts';
 import { wantsJson } from './flows/respond.ts';
 import { createI18n, i18nRequest } from './i18n.ts';
 import type { AppLocals } from './locals.ts';
@@ -143,6 +143,7 @@ export async function createApp(config: Config, logger: Logger): Promise<Express
       },
       serializers: logSerializers,
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      customErrorObject: failedRequestFields,
       // Probes hit every few seconds; their answers are not worth a log line each.
       autoLogging: { ignore: (req) => PROBES.has(String(req.url).split('?')[0] ?? '') },
     }),

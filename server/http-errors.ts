@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { createElement } from 'react';
 import { CrashPage } from '../views/pages/CrashPage.tsx';
@@ -48,6 +49,18 @@ function answer(req: Request, res: Response, status: number, code: string, messa
 
 /** Unknown paths: the 404 page (or a JSON 404). */
 export const notFound: RequestHandler = (req, res) => answer(req, res, 404, ERROR_CODES.notFound, 'notFound');
+
+/** The reason a crash's log line gives (spec §4: "logged with reason crash error, with stack and message"). */
+export const CRASH_REASON = 'crash error';
+
+/**
+ * pino-http's fields for a request that failed: a crash (the error the responder below handed over in
+ * `res.err`) also says so in `reason`. Other failures (a 503, a response cut short) keep the fields as
+ * they are: they are not crashes.
+ */
+export function failedRequestFields(_req: IncomingMessage, res: ServerResponse, _error: Error, fields: Record<string, unknown>): Record<string, unknown> {
+  return (res as ServerResponse & { err?: unknown }).err === undefined ? fields : { ...fields, reason: CRASH_REASON };
+}
 
 /**
  * The last middleware. Client errors (our httpError, body-parser and router errors) get their own

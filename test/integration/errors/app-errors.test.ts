@@ -4,6 +4,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CRASH_REASON } from '../../../server/http-errors.ts';
 import { translator } from '../../../server/request-context.ts';
 import { buildApp, memoryLogger, testApp } from '../../support/app.ts';
 
@@ -88,11 +89,26 @@ describe('a handler that throws', () => {
     expect(t('crash.title')).toBe('Something went wrong');
   });
 
-  it('logs the error with its stack (the log is for us, the page is for the visitor)', async () => {
+  it('logs the error with the reason crash error, its message and its stack (the log is for us, the page is for the visitor)', async () => {
     await request(app).get('/__test/crash').set('X-Request-Id', 'logged-crash');
     const line = log.lines().find((entry) => entry.includes('logged-crash') && entry.includes('Deliberate crash'));
     expect(line).toBeDefined();
-    expect(JSON.parse(line!).level).toBe(50);
+    const entry = JSON.parse(line!) as { level: number; reason?: string; err?: { message?: string; stack?: string } };
+    expect(entry.level).toBe(50);
+    // Spec §4: the reason crash error, with the stack and the message.
+    expect(entry.reason).toBe(CRASH_REASON);
+    expect(entry.err?.message).toContain('Deliberate crash');
+    expect(entry.err?.stack).toMatch(/Deliberate crash[\s\S]*\n\s+at /);
+  });
+
+  it('gives no crash reason to a failure that is not a crash (the identity service down: 503)', async () => {
+    const downLog = memoryLogger();
+    // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    const down = await testApp(build.assetsDir, { KRATOS_PUBLIC_URL: 'http://127.0.0.1:1', KRATOS_ADMIN_URL: 'http://127.0.0.1:1' }, downLog.logger);
+    expect((await request(down).get('/sign-in').set('X-Request-Id', 'not-a-crash')).status).toBe(503);
+    const line = downLog.lines().find((entry) => entry.includes('not-a-crash') && entry.includes('"level":50'));
+    expect(line).toBeDefined();
+    expect(JSON.parse(line!).reason).not.toBe(CRASH_REASON);
   });
 });
 

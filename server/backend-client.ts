@@ -112,7 +112,7 @@ export function createBackendClient(options: BackendClientOptions) {
       }
       return await sendWithin(url, { method: request.method, headers, body }, agents, request.timeoutMs ?? timeoutMs, request.signal);
     } catch (error) {
-      options.logger?.warn({ path: request.path, reason: (error as Error).name }, 'backend unreachable');
+      options.logger?.warn({ path: request.path, cause: (error as Error).name }, 'backend unreachable');
       throw transportFailure(error);
     }
   }

@@ -6,6 +6,7 @@ import { NotFoundPage } from '../views/pages/NotFoundPage.tsx';
 import { RequestErrorPage } from '../views/pages/RequestErrorPage.tsx';
 import { AppError, ERROR_CODES } from '../core/errors.ts';
 import { wantsJson } from './flows/respond.ts';
+import { LOG_REASONS } from './log-reasons.ts';
 import { renderPage } from './render.tsx';
 import { translator } from './request-context.ts';
 
@@ -47,11 +48,11 @@ function answer(req: Request, res: Response, status: number, code: string, messa
   renderPage(req, res, createElement(RequestErrorPage, { messageKey }), { title: t(`${messageKey}.title`), status });
 }
 
+// The outages of the identity and OAuth2 services: logged with reason ORY_EXCEPTION.
+const ORY_OUTAGES = new Set<string>([ERROR_CODES.identityUnavailable, ERROR_CODES.oauth2Unavailable]);
+
 /** Unknown paths: the 404 page (or a JSON 404). */
 export const notFound: RequestHandler = (req, res) => answer(req, res, 404, ERROR_CODES.notFound, 'notFound');
-
-/** The reason a crash's log line gives (spec §4: "logged with reason crash error, with stack and message"). */
-export const CRASH_REASON = 'crash error';
 
 /**
  * pino-http's fields for a request that failed: a crash (the error the responder below handed over in
@@ -59,7 +60,7 @@ export const CRASH_REASON = 'crash error';
  * they are: they are not crashes.
  */
 export function failedRequestFields(_req: IncomingMessage, res: ServerResponse, _error: Error, fields: Record<string, unknown>): Record<string, unknown> {
-  return (res as ServerResponse & { err?: unknown }).err === undefined ? fields : { ...fields, reason: CRASH_REASON };
+  return (res as ServerResponse & { err?: unknown }).err === undefined ? fields : { ...fields, reason: LOG_REASONS.crash };
 }
 
 /**
@@ -72,8 +73,16 @@ export const errorResponder: ErrorRequestHandler = (error, req, res, _next) => {
   // pino-http writes the request's one log line, with this error and its stack, when it finishes.
   if (status === 500) (res as Response & { err?: unknown }).err = error;
   else if (status === 503)
-    req.log?.warn({ status, code: (error as AppError).code, reason: (error as AppError).meta?.reason }, String((error as Error).message));
-  else req.log?.info({ status, reason: (error as { type?: string }).type ?? (error as Partial<AppError>).code }, 'client error');
+    req.log?.warn(
+      {
+        status,
+        code: (error as AppError).code,
+        reason: ORY_OUTAGES.has((error as AppError).code) ? LOG_REASONS.ory : undefined,
+        cause: (error as AppError).meta?.reason,
+      },
+      String((error as Error).message),
+    );
+  else req.log?.info({ status, cause: (error as { type?: string }).type ?? (error as Partial<AppError>).code }, 'client error');
   // A response already under way cannot become an error page: cut it so the client sees it failed.
   if (res.headersSent) return void res.destroy();
   try {

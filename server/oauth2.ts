@@ -40,6 +40,7 @@ import { sdkRequester } from './flows/sdk-requester.ts';
 import { IDENTITY_UNAVAILABLE, kratosAdapter, type AdapterConfig } from './flows/transport.ts';
 import { oryAgentOptions } from './ory.ts';
 import { configOf, translator } from './request-context.ts';
+import { LOG_REASONS } from './log-reasons.ts';
 
 export type OAuth2Admin = {
   getLoginRequest(challenge: string): Promise<OAuth2LoginRequest>;
@@ -195,7 +196,7 @@ export function answerOAuth2Failure(req: Request, res: Response, error: unknown)
   const section = failure.messageKey ?? 'oauth2.error.badRequest';
   const message = t(`${section}.text`);
   if (failure.status === 503) {
-    req.log?.warn({ code: failure.code, reason: failure.meta.reason }, 'OAuth2 provider unavailable');
+    req.log?.warn({ code: failure.code, reason: LOG_REASONS.ory, cause: failure.meta.reason }, 'OAuth2 provider unavailable');
     res.set('Retry-After', '5');
   } else req.log?.info({ code: failure.code, status: failure.status }, 'OAuth2 request refused');
   respondError(req, res, new AppError(failure.status, failure.code, message), () =>

@@ -26,6 +26,7 @@ import type { KratosFlow, KratosSession } from '../../core/kratos/types.ts';
 import { backendClientFor, callerOf } from '../backend-client.ts';
 import { configOf } from '../request-context.ts';
 import { oryClients } from '../ory.ts';
+import { LOG_REASONS } from '../log-reasons.ts';
 
 const METHOD = /^[a-z0-9_-]{1,64}$/;
 
@@ -64,7 +65,7 @@ export async function existingAccount(req: Request, email: string): Promise<Exis
     const providers = providersOf(identity.credentials?.oidc?.identifiers);
     return { id: identity.id, methods: [...new Set([...(service ? [service] : []), ...providers])], providers };
   } catch (error) {
-    req.log?.warn({ err: { message: (error as Error).message } }, 'the existing account could not be read');
+    req.log?.warn({ err: { message: (error as Error).message }, reason: LOG_REASONS.linkAccount }, 'the existing account could not be read');
     return undefined;
   }
 }
@@ -139,7 +140,7 @@ export async function confirmLinkedAccount(
     // The provider the sequence was about, if the identity has it (and had it not before); else the only one.
     provider = providers.find((found) => found === knownProvider(hint)) ?? (providers.length === 1 ? providers[0] : undefined);
   } catch (error) {
-    req.log?.warn({ err: { message: (error as Error).message } }, 'linked providers could not be read');
+    req.log?.warn({ err: { message: (error as Error).message }, reason: LOG_REASONS.linkAccount }, 'linked providers could not be read');
     provider = undefined;
   }
   if (!provider) return undefined;
@@ -147,7 +148,7 @@ export async function confirmLinkedAccount(
     await backendClientFor(req).confirmLinkAccount({ ...callerOf(req, res), sessionId: session.id }, { provider, email });
   } catch (error) {
     // Kratos has linked it, so signing in with the provider works; only the backend's record missed it.
-    req.log?.warn({ err: { message: (error as Error).message } }, 'backend confirm-link-account failed');
+    req.log?.warn({ err: { message: (error as Error).message }, reason: LOG_REASONS.linkAccount }, 'backend confirm-link-account failed');
   }
   return provider;
 }

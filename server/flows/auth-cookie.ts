@@ -17,6 +17,7 @@ import { decodeJwt } from 'jose';
 import { configOf } from '../request-context.ts';
 import { readAuthCookie, setAuthCookie } from './app-cookies.ts';
 import { kratosCall } from './kratos.ts';
+import { LOG_REASONS } from '../log-reasons.ts';
 
 const TEMPLATE = 'authentication';
 /** A JWT closer than this to its expiry is replaced at the next landing (the template lives 28 minutes). */
@@ -40,8 +41,8 @@ export async function refreshAuthCookie(req: Request, res: Response): Promise<vo
     const answer = await kratosCall<{ tokenized?: string }>(req, res, (api, options) => api.toSession(undefined, undefined, TEMPLATE, options));
     const jwt = answer.ok ? answer.data?.tokenized : undefined;
     if (jwt) return setAuthCookie(res, config, jwt);
-    req.log?.warn({ status: answer.status }, 'authentication cookie not set: no token from the identity service');
+    req.log?.warn({ status: answer.status, reason: LOG_REASONS.ory }, 'authentication cookie not set: no token from the identity service');
   } catch (error) {
-    req.log?.warn({ reason: (error as Error).name }, 'authentication cookie not set: identity service unreachable');
+    req.log?.warn({ reason: LOG_REASONS.ory, cause: (error as Error).name }, 'authentication cookie not set: identity service unreachable');
   }
 }

@@ -20,6 +20,7 @@ import { oryClients } from '../ory.ts';
 import { configOf } from '../request-context.ts';
 import { refreshAuthCookie } from './auth-cookie.ts';
 import { cookieJar } from './cookies.ts';
+import { LOG_REASONS } from '../log-reasons.ts';
 
 /** The identity's public metadata member saying the backend knows this account (ISO 8601). */
 export const BACKEND_SIGNED_UP_AT = 'backendSignedUpAt';
@@ -66,7 +67,7 @@ export function signUpWithBackend(req: Request, res: Response, session: KratosSe
     try {
       await backendClientFor(req).signUp(caller, body);
     } catch (error) {
-      log?.warn({ code: (error as { code?: string }).code, reason: (error as Error).name }, 'backend sign-up failed; tried again at the next sign-in');
+      log?.warn({ code: (error as { code?: string }).code, cause: (error as Error).name }, 'backend sign-up failed; tried again at the next sign-in');
       return;
     }
     try {
@@ -76,7 +77,10 @@ export function signUpWithBackend(req: Request, res: Response, session: KratosSe
       await admin.patchIdentity({ id: identity.id, jsonPatch: [{ op: 'add', path: '/metadata_public', value }] });
     } catch (error) {
       // The backend has the user; only the marker is missing, so the next landing sends the (idempotent) call again.
-      log?.warn({ status: (error as { response?: { status?: number } }).response?.status }, 'backend sign-up not marked on the identity');
+      log?.warn(
+        { status: (error as { response?: { status?: number } }).response?.status, reason: LOG_REASONS.updateIdentity },
+        'backend sign-up not marked on the identity',
+      );
     }
   })().finally(() => underWay.delete(identity.id));
 }

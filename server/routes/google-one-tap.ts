@@ -47,6 +47,7 @@ import { configOf, translator } from '../request-context.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
 import { signInScreen } from './sign-in.ts';
 import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
+import { LOG_REASONS } from '../log-reasons.ts';
 
 documentEndpoint({
   method: 'post',
@@ -111,7 +112,7 @@ async function signInWith(req: Request, res: Response, credential: string, nonce
       if (outcome.flow.id !== flow.id) return respondRedirect(req, res, withParams(screenOfFlow(outcome.flow), query.kept, { flow: outcome.flow.id }));
       return refuse(req, res, 400, 'oneTap.failed');
     default:
-      req.log?.info({ kratosStatus: outcome.status, outcome: outcome.type }, 'google one tap refused by the identity service');
+      req.log?.info({ kratosStatus: outcome.status, outcome: outcome.type, reason: LOG_REASONS.google }, 'google one tap refused by the identity service');
       return refuse(req, res, 400, 'oneTap.failed');
   }
 }

@@ -27,7 +27,7 @@ export async function verifyRecaptcha(req: Request, config: Config): Promise<boo
   // Two fields may come (the widget's and an empty JS-off one from a swapped-in form): the first filled.
   const token = Array.isArray(posted) ? posted.find((value) => typeof value === 'string' && value !== '') : posted;
   if (typeof token !== 'string' || token.length === 0 || token.length > 4096) {
-    req.log?.info({ reason: 'missing-input-response' }, 'recaptcha refused');
+    req.log?.info({ cause: 'missing-input-response' }, 'recaptcha refused');
     return false;
   }
   const form = new URLSearchParams({ secret: config.RECAPTCHA_SECRET_KEY, response: token });
@@ -43,9 +43,9 @@ export async function verifyRecaptcha(req: Request, config: Config): Promise<boo
     const body = (await answer.json()) as { success?: unknown; 'error-codes'?: unknown };
     if (body.success === true) return true;
     const reasons = Array.isArray(body['error-codes']) ? body['error-codes'].filter((code) => typeof code === 'string').slice(0, 5) : [];
-    req.log?.info({ reason: reasons.join(',') || `status ${answer.status}` }, 'recaptcha refused');
+    req.log?.info({ cause: reasons.join(',') || `status ${answer.status}` }, 'recaptcha refused');
   } catch (error) {
-    req.log?.warn({ reason: (error as Error).name === 'TimeoutError' ? 'timeout' : 'unreachable' }, 'recaptcha siteverify unavailable: refused');
+    req.log?.warn({ cause: (error as Error).name === 'TimeoutError' ? 'timeout' : 'unreachable' }, 'recaptcha siteverify unavailable: refused');
   }
   return false;
 }

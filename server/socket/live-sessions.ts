@@ -120,9 +120,9 @@ export async function createLiveSessions(config: Config, logger: Logger, options
       try {
         const to = io.to(rooms);
         (target.exceptSessionId ? to.except(sessionRoom(target.exceptSessionId)) : to).emit(EVENT_FORCE_RELOAD);
-        logger.info({ reason, rooms: rooms.length }, 'live session: force-reload sent');
+        logger.info({ why: reason, rooms: rooms.length }, 'live session: force-reload sent');
       } catch (error) {
-        logger.warn({ err: { message: (error as Error).message }, reason }, 'live session: force-reload could not be sent');
+        logger.warn({ err: { message: (error as Error).message }, why: reason }, 'live session: force-reload could not be sent');
       }
     },
     isReady: () => clients.every((client) => client.isReady),

@@ -64,6 +64,8 @@ export type Stack = {
   liveSessions: LiveSessions;
   /** The app's locals (its config, readiness checks, shutdown hooks). */
   locals: AppLocals;
+  /** The app's latest log lines at warn and above (JSON), as kept for a failure's report. */
+  appLog(): string[];
   close(): Promise<void>;
 };
 
@@ -163,6 +165,7 @@ export async function startStack(
     app,
     liveSessions,
     locals: app.locals as AppLocals,
+    appLog: appLog.source.lines,
     async close() {
       forget();
       await liveSessions.close();

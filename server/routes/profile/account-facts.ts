@@ -22,6 +22,7 @@ import { IdentityApiAxiosParamCreator, type Configuration, type IdentityApi } fr
 import type { Request, Response } from 'express';
 import { AppError } from '../../../core/errors.ts';
 import { kratosAdapter, type AdapterConfig } from '../../flows/transport.ts';
+import { LOG_REASONS, type LogReason } from '../../log-reasons.ts';
 import { oryClients } from '../../ory.ts';
 import { configOf } from '../../request-context.ts';
 import { providerOfIdentifier } from '../../../views/components/profile/linked-logins.ts';
@@ -99,9 +100,9 @@ async function adminIdentityWithPassword(req: Request, id: string): Promise<Admi
   return JSON.parse(answer.data) as AdminIdentity;
 }
 
-function failure(req: Request, error: unknown, what: string): null {
+function failure(req: Request, error: unknown, reason: LogReason, what: string): null {
   const status = error instanceof AppError ? error.status : (error as { response?: { status?: number } }).response?.status;
-  req.log?.warn({ status, code: error instanceof AppError ? error.code : undefined }, what);
+  req.log?.warn({ status, code: error instanceof AppError ? error.code : undefined, reason }, what);
   return null;
 }
 
@@ -124,7 +125,7 @@ async function readAccountFacts(req: Request, res: Response): Promise<AccountFac
   try {
     return accountFactsOf(await adminIdentityWithPassword(req, id));
   } catch (error) {
-    return failure(req, error, 'identity credentials could not be read');
+    return failure(req, error, LOG_REASONS.ory, 'identity credentials could not be read');
   }
 }
 
@@ -137,6 +138,6 @@ export async function recordPasswordChange(req: Request, identityId: string, at:
     await admin.patchIdentity({ id: identityId, jsonPatch: [{ op: 'add', path: '/metadata_public', value: metadata }] });
   } catch (error) {
     // The password did change; only the section's wording stays "default" until the next change.
-    failure(req, error, 'password change could not be recorded');
+    failure(req, error, LOG_REASONS.updateIdentity, 'password change could not be recorded');
   }
 }

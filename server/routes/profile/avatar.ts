@@ -19,6 +19,7 @@ import { translator } from '../../request-context.ts';
 import { CSRF_FIELD, CSRF_HEADER, isCsrfTokenValid, provideCsrfToken, requireCsrf } from '../../security/csrf.ts';
 import { relayAvatarUpload } from '../../avatar-relay.ts';
 import { backendFailure, backTo, settingsFlowAndUser, signInAgain } from './context.ts';
+import { LOG_REASONS, type LogReason } from '../../log-reasons.ts';
 import { addFlash } from './flash.ts';
 import { renderProfile } from './page.ts';
 import { AVATAR_ERRORS, avatarResult, flowIdQuery, ourCsrfBody } from './schemas.ts';
@@ -66,18 +67,19 @@ const MESSAGE_KEYS: Readonly<Record<string, string>> = {
 const ALWAYS_400 = new Set(['invalid_multipart', 'image_dimensions_too_large']);
 
 /** A refused or failed avatar call, with a translated message. */
-function avatarError(req: Request, error: unknown): AppError | 'signed-out' | 'pending-deletion' {
+function avatarError(req: Request, error: unknown, reason?: LogReason): AppError | 'signed-out' | 'pending-deletion' {
   if (!(error instanceof AppError)) throw error;
   if (isSignedOut(error)) return 'signed-out';
   if (error.code === 'account_pending_deletion') return 'pending-deletion';
   const key = MESSAGE_KEYS[error.code];
-  if (!key) return backendFailure(req, error);
+  if (!key) return backendFailure(req, error, reason);
   const message = translator(req)(key, { limit: AVATAR_MAX_MEGABYTES });
   return new AppError(ALWAYS_400.has(error.code) ? 400 : error.status, error.code, message, error.meta);
 }
 
-async function answerFailure(req: Request, res: Response, failure: unknown): Promise<void> {
-  const error = avatarError(req, failure);
+/** `reason`: what the failure is logged as (LOG_REASONS) when it is not one the person is told about. */
+async function answerFailure(req: Request, res: Response, failure: unknown, reason?: LogReason): Promise<void> {
+  const error = avatarError(req, failure, reason);
   if (error === 'signed-out') return signInAgain(req, res, ROUTES.profile);
   if (error === 'pending-deletion') return respondRedirect(req, res, ROUTES.profile);
   if (responseMode(req) === 'json') return respondError(req, res, error);
@@ -114,7 +116,7 @@ async function removeAvatar(req: Request, res: Response): Promise<void> {
   try {
     await backendClientFor(req).removeAvatar(callerOf(req, res));
   } catch (error) {
-    return answerFailure(req, res, error);
+    return answerFailure(req, res, error, LOG_REASONS.removeAvatar);
   }
   done(req, res, 'profile.avatar.removed', { avatarRemoteId: null, avatarUrl: null });
 }

@@ -10,6 +10,7 @@ import { backendClientFor, callerOf, isSignedOut, type CurrentUser } from '../..
 import { isFlowId, loadFlow, type LoadedFlow } from '../../flows/kratos.ts';
 import { respondError, respondRedirect, responseMode } from '../../flows/respond.ts';
 import { configOf, translator } from '../../request-context.ts';
+import { LOG_REASONS, type LogReason } from '../../log-reasons.ts';
 import { addFlash } from './flash.ts';
 
 /** Our form action for a settings flow. */
@@ -94,12 +95,15 @@ export async function settingsFlowAndUser(req: Request, res: Response): Promise<
   return { flow: flow.value.flow, user: user.value };
 }
 
-/** A failed backend call as the error to answer: an outage is 503, anything else keeps its status and code. */
-export function backendFailure(req: Request, error: unknown): AppError {
+/**
+ * A failed backend call as the error to answer: an outage is 503, anything else keeps its status and code.
+ * Logged with `reason` when the call has one (LOG_REASONS), else UNKNOWN_ERROR for an answer that is not an outage.
+ */
+export function backendFailure(req: Request, error: unknown, reason?: LogReason): AppError {
   if (!(error instanceof AppError)) throw error;
-  req.log?.warn({ code: error.code, status: error.status }, 'backend call failed');
   // token_expired here means even fresh tokens were refused: the services disagree, not the user's fault.
   const unavailable = error.status >= 500 || error.status === 499 || error.code === 'token_expired';
+  req.log?.warn({ code: error.code, status: error.status, reason: reason ?? (unavailable ? undefined : LOG_REASONS.unknown) }, 'backend call failed');
   const t = translator(req);
   if (unavailable) return new AppError(503, 'backend_unavailable', t('errorMessage.grpcError'));
   return new AppError(error.status, error.code, t(error.code === 'account_deleted' ? 'profile.reactivate.tooLate' : 'errorMessage.unknownError'));

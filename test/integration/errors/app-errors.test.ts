@@ -4,7 +4,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRASH_REASON } from '../../../server/http-errors.ts';
+import { LOG_REASONS } from '../../../server/log-reasons.ts';
 import { translator } from '../../../server/request-context.ts';
 import { buildApp, memoryLogger, testApp } from '../../support/app.ts';
 
@@ -96,19 +96,22 @@ describe('a handler that throws', () => {
     const entry = JSON.parse(line!) as { level: number; reason?: string; err?: { message?: string; stack?: string } };
     expect(entry.level).toBe(50);
     // Spec §4: the reason crash error, with the stack and the message.
-    expect(entry.reason).toBe(CRASH_REASON);
+    expect(entry.reason).toBe(LOG_REASONS.crash);
     expect(entry.err?.message).toContain('Deliberate crash');
     expect(entry.err?.stack).toMatch(/Deliberate crash[\s\S]*\n\s+at /);
   });
 
-  it('gives no crash reason to a failure that is not a crash (the identity service down: 503)', async () => {
+  it('gives no crash reason to a failure that is not a crash (the identity service down: 503, logged as ORY_EXCEPTION)', async () => {
     const downLog = memoryLogger();
     // Port 1 on loopback: nothing listens there, so the connection is refused at once.
     const down = await testApp(build.assetsDir, { KRATOS_PUBLIC_URL: 'http://127.0.0.1:1', KRATOS_ADMIN_URL: 'http://127.0.0.1:1' }, downLog.logger);
     expect((await request(down).get('/sign-in').set('X-Request-Id', 'not-a-crash')).status).toBe(503);
     const line = downLog.lines().find((entry) => entry.includes('not-a-crash') && entry.includes('"level":50'));
     expect(line).toBeDefined();
-    expect(JSON.parse(line!).reason).not.toBe(CRASH_REASON);
+    expect(JSON.parse(line!).reason).not.toBe(LOG_REASONS.crash);
+    // The outage's own line (spec §8's internal reason), with what went wrong underneath.
+    const outage = downLog.lines().find((entry) => entry.includes('not-a-crash') && entry.includes('"level":40'));
+    expect(JSON.parse(outage!)).toMatchObject({ code: 'identity_unavailable', reason: LOG_REASONS.ory, cause: 'unreachable' });
   });
 });
 

@@ -31,13 +31,15 @@ export type Proxy = {
   expireNext: number;
   /** Likewise with 401 unauthorized: the backend refuses the token itself (a key or audience mismatch). */
   refuseNext: number;
+  /** Answers to give the next backend calls (under /api/user or /api/auth) instead of the backend's, in order. */
+  failNext: { status: number; code: string }[];
   /** Holds a request until the promise it returns settles (undefined: forward at once); the tests' own timing. */
   hold?: (path: string) => Promise<void> | undefined;
   close(): Promise<void>;
 };
 
 export async function startProxy(): Promise<Proxy> {
-  const proxy: Proxy = { url: '', target: '', seen: [], inFlight: 0, expireNext: 0, refuseNext: 0, close: async () => {} };
+  const proxy: Proxy = { url: '', target: '', seen: [], inFlight: 0, expireNext: 0, refuseNext: 0, failNext: [], close: async () => {} };
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
     proxy.seen.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization });
@@ -54,6 +56,12 @@ export async function startProxy(): Promise<Proxy> {
       req.resume();
       res.writeHead(401, { 'Content-Type': 'application/json', Connection: 'close' });
       return void res.end(JSON.stringify({ code: 'unauthorized', message: 'The request could not be authorized' }));
+    }
+    const failure = /^\/api\/(user|auth)\//.test(path) && req.headers.authorization ? proxy.failNext.shift() : undefined;
+    if (failure) {
+      req.resume();
+      res.writeHead(failure.status, { 'Content-Type': 'application/json', Connection: 'close' });
+      return void res.end(JSON.stringify({ code: failure.code, message: 'A failure the test asked for' }));
     }
     const held = proxy.hold?.(path);
     if (held) return void held.then(() => forward(req, res, path));

@@ -15,8 +15,9 @@
 import { Router, type Request } from 'express';
 import { createElement } from 'react';
 import { ROUTES } from '../../core/routes.ts';
-import type { KratosFlow } from '../../core/kratos/types.ts';
-import { SignUpForm, SignUpPage, type TermsSummary } from '../../views/pages/SignUpPage.tsx';
+import type { KratosFlow, UiText } from '../../core/kratos/types.ts';
+import { EMAIL_EXISTS_IDS, placeMessages } from '../../core/kratos/messages.ts';
+import { SignUpForm, SignUpPage, type SignUpFormProps, type TermsSummary } from '../../views/pages/SignUpPage.tsx';
 import { flowScreenRoutes, type FlowScreen, type ScreenRequest, type ScreenState } from '../flows/flow-screen.ts';
 import { countAgainstEmail } from '../security/rate-limit.ts';
 import { respondRedirect } from '../flows/respond.ts';
@@ -61,6 +62,20 @@ function completing(screen: ScreenRequest, flow: KratosFlow): string | undefined
   return known ? screen.t(`authPage.providers.${known}`) : provider;
 }
 
+/**
+ * Kratos said the e-mail has an account (the email_exists family): sign in with it filled in and the caret
+ * in the password, keeping where the person was going. Shown where the message is: under the e-mail field,
+ * or on the form when the field is hidden (the credential step of a two-step sign-up).
+ */
+function existingAccount(screen: ScreenRequest, flow: KratosFlow): SignUpFormProps['existingAccount'] {
+  const placed = placeMessages(flow);
+  const exists = (messages: UiText[] | undefined) => (messages ?? []).some((message) => EMAIL_EXISTS_IDS.has(message.id));
+  const under = exists(placed.fields['traits.email']) ? 'field' : exists(placed.form) ? 'form' : undefined;
+  if (!under) return undefined;
+  const entered = flow.ui.nodes.find((node) => node.attributes.name === 'traits.email')?.attributes.value;
+  return { href: screen.link(ROUTES.signIn, { email: typeof entered === 'string' ? entered : undefined, highlight: 'password' }), under };
+}
+
 function view(screen: ScreenRequest, state: ScreenState) {
   allowChallengeClient(screen.res, state.flow);
   const { terms: termsErrors, ...fieldErrors } = state.form.fieldErrors;
@@ -73,6 +88,7 @@ function view(screen: ScreenRequest, state: ScreenState) {
     completeWith,
     // The widget on the step that creates the account (the one with the password), where the check is.
     captcha: state.flow.ui.nodes.some((node) => node.attributes.name === 'password') ? captchaWidget(screen.config) : undefined,
+    existingAccount: existingAccount(screen, state.flow),
   };
   const { from, action, platform } = screen.query;
   return {

@@ -100,6 +100,32 @@ for (const javaScriptEnabled of [true, false]) {
       }
     });
 
+    test('an e-mail that has an account: the message offers sign-in, which opens with the e-mail filled in', async () => {
+      const email = uniqueEmail(javaScriptEnabled ? 'e2e-exists-js' : 'e2e-exists-nojs');
+      await identities.create({ email });
+      const { context, problems, watch } = await newContext(browser, { javaScriptEnabled });
+      const page = await context.newPage();
+      watch(page);
+      try {
+        await page.goto(`${stack.appUrl}/sign-up`);
+        await page.fill('#field-traits-email', email);
+        await page.fill('#field-traits-name', 'Ada Lovelace');
+        await page.check('#field-terms');
+        await Promise.all([page.waitForURL(/\/sign-up\?flow=/), page.click('button[name="method"][value="profile"]')]);
+        await page.waitForSelector('#field-password');
+        await page.fill('#field-password', STRONG_PASSWORD);
+        await page.click('button[name="method"][value="password"]');
+        const link = page.locator('[data-message-id="4000007"] [data-link="sign-in-existing"]');
+        await link.waitFor();
+        await Promise.all([page.waitForURL(/\/sign-in\?/), link.click()]);
+        expect(await page.inputValue('#field-identifier')).toBe(email);
+        await page.waitForFunction(() => document.activeElement?.id === 'field-password');
+        expect(problems.filter((problem) => !problem.includes('400'))).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
     test('a wrong password shows the translated error in place, and the form still works', async () => {
       const { context, problems, watch } = await newContext(browser, { javaScriptEnabled });
       const page = await context.newPage();

@@ -1,4 +1,5 @@
 import { FORM_IDS } from '../../core/form-ids.ts';
+import { EMAIL_EXISTS_IDS } from '../../core/kratos/messages.ts';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
 import { Checkbox } from '../components/Checkbox.tsx';
@@ -25,6 +26,11 @@ export type SignUpFormProps = {
   completeWith?: string;
   /** The reCAPTCHA widget, on the step that creates the account (decision 170). */
   captcha?: CaptchaWidget;
+  /**
+   * The e-mail entered has an account already: a link to sign in with it (spec §8: "shown with a link to
+   * sign-in"), under the e-mail field, or in the form's message when the field is hidden (the credential step).
+   */
+  existingAccount?: { href: string; under: 'field' | 'form' };
 };
 
 export type SignUpPageProps = SignUpFormProps & { signInHref: string; context?: { from?: string; action?: string; platform?: string } };
@@ -52,6 +58,12 @@ function TermsText(props: { summary: TermsSummary }) {
 
 export function SignUpForm(props: SignUpFormProps) {
   const t = useCachedT();
+  const existing = props.existingAccount;
+  const existingLink = existing ? (
+    <a className="alert__link" href={existing.href} data-link="sign-in-existing">
+      {t('errorMessage.goToSignIn')}
+    </a>
+  ) : null;
   const terms =
     props.terms === 'ask' ? (
       <>
@@ -72,6 +84,8 @@ export function SignUpForm(props: SignUpFormProps) {
     <FlowForm
       {...props.form}
       id={FORM_IDS.signUp}
+      afterField={existing?.under === 'field' ? { 'traits.email': <p className="field__hint">{existingLink}</p> } : undefined}
+      messageAction={existing?.under === 'form' ? (message) => (EMAIL_EXISTS_IDS.has(message.id) ? existingLink : null) : undefined}
       header={
         props.completeWith ? (
           <p className="social-complete__intro" data-notice="social-complete">
@@ -119,6 +133,7 @@ export function SignUpPage(props: SignUpPageProps) {
         termsSummary={props.termsSummary}
         completeWith={props.completeWith}
         captcha={props.captcha}
+        existingAccount={props.existingAccount}
       />
     </AuthCard>
   );

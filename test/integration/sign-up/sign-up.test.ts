@@ -3,6 +3,12 @@ import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtu
 import { alerts, barAddress, Browser, fieldError, formAction, hiddenValue, openSignUp } from '../../support/http.ts';
 import { standInOnly, startStack, type Stack } from '../../support/stack.ts';
 
+/** The "go to sign in" link shown when the e-mail has an account, decoded; undefined when there is none. */
+function signInExistingHref(html: string): string | undefined {
+  const href = /<a (?=[^>]*data-link="sign-in-existing")[^>]*href="([^"]*)"/.exec(html)?.[1];
+  return href?.replaceAll('&amp;', '&');
+}
+
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 let stack: Stack;
@@ -125,6 +131,9 @@ describe('POST /sign-up', () => {
     // shown on the form (with a visible e-mail field it goes under it: unit-tested in placeMessages).
     expect(answer.text).toContain('data-message-id="4000007"');
     expect(alerts(answer.text)).toContain('An account with this email already exists.');
+    // In that message: on to sign in with the e-mail filled in and the caret in the password (spec §8).
+    expect(signInExistingHref(answer.text)).toBe(`/sign-in?email=${encodeURIComponent(email)}&highlight=password`);
+    expect(answer.text).toMatch(/data-message-id="4000007"(?:(?!<\/div>).)*data-link="sign-in-existing"/s);
   });
 
   test('similarity_password (4000031) under the password, and the form still works', async () => {
@@ -203,5 +212,17 @@ describe('unified registration style (one screen)', () => {
     const answer = await browser.post(action, { csrf_token: csrf, 'traits.email': email, password: STRONG_PASSWORD, method: 'password', terms: 'on' });
     expect(answer.status).toBe(400);
     expect(fieldError(answer.text, 'field-traits-email')).toBe('An account with this email already exists.');
+    expect(signInExistingHref(answer.text)).toBe(`/sign-in?email=${encodeURIComponent(email)}&highlight=password`);
+    const signIn = await browser.get(signInExistingHref(answer.text)!);
+    expect(signIn.status).toBe(200);
+    expect(signIn.text).toMatch(new RegExp(`<input(?=[^>]*name="identifier")(?=[^>]*value="${email.replace(/[.+]/g, '\\$&')}")`));
+  });
+
+  test('no such link without the message', async () => {
+    const browser = new Browser(unified.appUrl);
+    const { action, csrf } = await openSignUp(browser);
+    const answer = await browser.post(action, { csrf_token: csrf, 'traits.email': 'not-an-email', password: STRONG_PASSWORD, method: 'password', terms: 'on' });
+    expect(answer.status).toBe(400);
+    expect(signInExistingHref(answer.text)).toBeUndefined();
   });
 });

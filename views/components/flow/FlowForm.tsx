@@ -13,7 +13,7 @@
  * The form posts to OUR handler (`action`), never to Kratos. `data-island="form"` lets the form island
  * enhance it (X-Enhance: 1, swap this element by id); without JavaScript it is a plain form post.
  */
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { placeMessages, type Translate } from '../../../core/kratos/messages.ts';
 import type { UiContainer, UiNode, UiText } from '../../../core/kratos/types.ts';
 import { Alert } from '../Alert.tsx';
@@ -45,6 +45,8 @@ export type FlowFormProps = {
   socialNote?: ReactNode;
   /** A follow-up link for a form message (e.g. "resend verification" under 4000010). */
   messageAction?: (message: UiText) => ReactNode;
+  /** What follows a field, by the field's name (e.g. "go to sign in" under an e-mail that has an account). */
+  afterField?: Readonly<Record<string, ReactNode>>;
   className?: string;
 };
 
@@ -108,15 +110,17 @@ export function FlowForm(props: FlowFormProps) {
         </p>
       ) : null}
       {fields.map((node) => (
-        <FlowNode
-          key={nodeKey(node)}
-          node={node}
-          t={t}
-          errors={errorsFor(node)}
-          prefill={props.values?.[node.attributes.name ?? '']}
-          // eslint-disable-next-line jsx-a11y/no-autofocus -- only when the link asks for it (spec §2 `highlight`): the caret goes where the user was sent
-          autoFocus={highlight === node.attributes.name}
-        />
+        <Fragment key={nodeKey(node)}>
+          <FlowNode
+            node={node}
+            t={t}
+            errors={errorsFor(node)}
+            prefill={props.values?.[node.attributes.name ?? '']}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- only when the link asks for it (spec §2 `highlight`): the caret goes where the user was sent
+            autoFocus={highlight === node.attributes.name}
+          />
+          {props.afterField?.[node.attributes.name ?? '']}
+        </Fragment>
       ))}
       {props.beforeSubmit}
       {submits.length > 0 ? (

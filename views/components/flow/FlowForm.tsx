@@ -109,9 +109,10 @@ export function FlowForm(props: FlowFormProps) {
           <span>{props.socialDivider}</span>
         </p>
       ) : null}
-      {fields.map((node) => (
-        <Fragment key={nodeKey(node)}>
+      {fields.map((node) => {
+        const field = (
           <FlowNode
+            key={nodeKey(node)}
             node={node}
             t={t}
             errors={errorsFor(node)}
@@ -119,9 +120,18 @@ export function FlowForm(props: FlowFormProps) {
             // eslint-disable-next-line jsx-a11y/no-autofocus -- only when the link asks for it (spec §2 `highlight`): the caret goes where the user was sent
             autoFocus={highlight === node.attributes.name}
           />
-          {props.afterField?.[node.attributes.name ?? '']}
-        </Fragment>
-      ))}
+        );
+        const after = props.afterField?.[node.attributes.name ?? ''];
+        // Wrapped only when something follows: the page's element tree (a kept render's key) stays as small as it was.
+        return after ? (
+          <Fragment key={nodeKey(node)}>
+            {field}
+            {after}
+          </Fragment>
+        ) : (
+          field
+        );
+      })}
       {props.beforeSubmit}
       {submits.length > 0 ? (
         <div className="flow-form__actions">

@@ -26,6 +26,15 @@ async function pathOf(page: Page): Promise<string> {
   return url.pathname;
 }
 
+/** Sign-up's first step (e-mail, name, terms) on the page already open, until the password field is there. */
+async function profileStep(page: Page, email: string): Promise<void> {
+  await page.fill('#field-traits-email', email);
+  await page.fill('#field-traits-name', 'Ada Lovelace');
+  await page.check('#field-terms');
+  await Promise.all([page.waitForURL(/\/sign-up\?flow=/), page.click('button[name="method"][value="profile"]')]);
+  await page.waitForSelector('#field-password');
+}
+
 for (const javaScriptEnabled of [true, false]) {
   describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
     test('sign up, verify with the e-mailed code, sign in, sign out, sign in again', async () => {
@@ -39,13 +48,9 @@ for (const javaScriptEnabled of [true, false]) {
         await page.goto(`${stack.appUrl}/sign-up`);
         // The new flow is shown at once; with JavaScript the address bar then names it (decision 190).
         expect(page.url()).toMatch(javaScriptEnabled ? /\/sign-up\?flow=/ : /\/sign-up$/);
-        await page.fill('#field-traits-email', email);
-        await page.fill('#field-traits-name', 'Ada Lovelace');
-        await page.check('#field-terms');
-        await Promise.all([page.waitForURL(/\/sign-up\?flow=/), page.click('button[name="method"][value="profile"]')]);
+        await profileStep(page, email);
 
         // Step 2: the password.
-        await page.waitForSelector('#field-password');
         await page.fill('#field-password', STRONG_PASSWORD);
         await Promise.all([page.waitForURL(/\/sign-up\/verification\?flow=/), page.click('button[name="method"][value="password"]')]);
 
@@ -108,11 +113,7 @@ for (const javaScriptEnabled of [true, false]) {
       watch(page);
       try {
         await page.goto(`${stack.appUrl}/sign-up`);
-        await page.fill('#field-traits-email', email);
-        await page.fill('#field-traits-name', 'Ada Lovelace');
-        await page.check('#field-terms');
-        await Promise.all([page.waitForURL(/\/sign-up\?flow=/), page.click('button[name="method"][value="profile"]')]);
-        await page.waitForSelector('#field-password');
+        await profileStep(page, email);
         await page.fill('#field-password', STRONG_PASSWORD);
         await page.click('button[name="method"][value="password"]');
         const link = page.locator('[data-message-id="4000007"] [data-link="sign-in-existing"]');

@@ -45,24 +45,23 @@ export async function startProxy(): Promise<Proxy> {
     proxy.seen.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization });
     proxy.inFlight += 1;
     res.on('close', () => void (proxy.inFlight -= 1));
-    if (proxy.expireNext > 0 && /^\/api\/(user|auth)\//.test(path) && req.headers.authorization) {
+    // The steered answers apply to authorized backend calls only (not the tokenizer, not the admin routes).
+    const steered = /^\/api\/(user|auth)\//.test(path) && req.headers.authorization !== undefined;
+    const answer = (status: number, code: string, message: string) => {
+      req.resume();
+      res.writeHead(status, { 'Content-Type': 'application/json', Connection: 'close' });
+      res.end(JSON.stringify({ code, message }));
+    };
+    if (steered && proxy.expireNext > 0) {
       proxy.expireNext -= 1;
-      req.resume();
-      res.writeHead(401, { 'Content-Type': 'application/json', Connection: 'close' });
-      return void res.end(JSON.stringify({ code: 'token_expired', message: 'The authorization token has expired' }));
+      return answer(401, 'token_expired', 'The authorization token has expired');
     }
-    if (proxy.refuseNext > 0 && /^\/api\/(user|auth)\//.test(path) && req.headers.authorization) {
+    if (steered && proxy.refuseNext > 0) {
       proxy.refuseNext -= 1;
-      req.resume();
-      res.writeHead(401, { 'Content-Type': 'application/json', Connection: 'close' });
-      return void res.end(JSON.stringify({ code: 'unauthorized', message: 'The request could not be authorized' }));
+      return answer(401, 'unauthorized', 'The request could not be authorized');
     }
-    const failure = /^\/api\/(user|auth)\//.test(path) && req.headers.authorization ? proxy.failNext.shift() : undefined;
-    if (failure) {
-      req.resume();
-      res.writeHead(failure.status, { 'Content-Type': 'application/json', Connection: 'close' });
-      return void res.end(JSON.stringify({ code: failure.code, message: 'A failure the test asked for' }));
-    }
+    const failure = steered ? proxy.failNext.shift() : undefined;
+    if (failure) return answer(failure.status, failure.code, 'A failure the test asked for');
     const held = proxy.hold?.(path);
     if (held) return void held.then(() => forward(req, res, path));
     forward(req, res, path);

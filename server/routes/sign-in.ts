@@ -18,7 +18,7 @@ import { createElement } from 'react';
 import { isProviderButton, knownProvider, socialFailureOf } from '../../core/kratos/social.ts';
 import type { KratosErrorBody } from '../../core/kratos/types.ts';
 import { ROUTES } from '../../core/routes.ts';
-import { AccountLinkedPage, SignInForm, SignInPage } from '../../views/pages/SignInPage.tsx';
+import { AccountLinkedPage, SignInForm, SignInPage, type SignInNotice } from '../../views/pages/SignInPage.tsx';
 import { confirmLinkedAccount, linkedDuringSignIn } from '../flows/account-link.ts';
 import { forgetLastAccount, readLastAccount, rememberLastAccount } from '../flows/app-cookies.ts';
 import { SIGNED_IN } from '../flows/flow-screen-docs.ts';
@@ -46,6 +46,15 @@ import { clearSignInFailures, noteSignInFailure, signInNeedsCaptcha } from '../s
 /** Guests only, but `refresh=true` gets the refresh flow, and Hydra's login challenge its gate (flows/oauth2-login.ts). */
 const guestOrRefresh: RequestHandler = (req, res, next) => (req.query.refresh === 'true' ? next() : guestOrChallenge(req, res, next));
 
+/** The page a sign-out lands on (AFTER_LOGOUT_PATH): its first view, not the answers to the form posted from it. */
+const afterSignOut = (screen: ScreenRequest) => screen.req.method === 'GET' && screen.req.query.logged_out === '1';
+
+/** A social start waiting for the user's click, else the sign-out this page follows (spec's errorMessage.forceLogoutTitle). */
+function signInNotice(screen: ScreenRequest, askedProvider: string | undefined): SignInNotice | undefined {
+  if (askedProvider) return { kind: 'social-start', text: screen.t('social.startText', { provider: askedProviderName(screen, askedProvider) }) };
+  return afterSignOut(screen) ? { kind: 'signed-out', text: screen.t('errorMessage.forceLogoutTitle') } : undefined;
+}
+
 async function view(screen: ScreenRequest, state: ScreenState) {
   const { req, query, t } = screen;
   allowChallengeClient(screen.res, state.flow);
@@ -71,7 +80,7 @@ async function view(screen: ScreenRequest, state: ScreenState) {
     email,
     accountLink: { link: extras.link, cancelHref: extras.cancelHref },
     socialNote: state.form.ui.nodes.some(isProviderButton),
-    startNotice: extras.askedProvider ? t('social.startText', { provider: askedProviderName(screen, extras.askedProvider) }) : undefined,
+    notice: signInNotice(screen, extras.askedProvider),
     captcha: signInNeedsCaptcha(req, screen.config, email) ? captchaWidget(screen.config) : undefined,
   };
   return {
@@ -83,7 +92,7 @@ async function view(screen: ScreenRequest, state: ScreenState) {
         lastAccount,
         continueAsHref: lastAccount ? screen.link(ROUTES.signIn, { flow: state.flow.id, email: lastAccount.email, loginHint: undefined }) : undefined,
         forgetAccountAction: screen.link(ROUTES.forgetAccount),
-        clearStorage: req.query.logged_out === '1' ? ['token'] : undefined,
+        clearStorage: afterSignOut(screen) ? ['token'] : undefined,
         context: { from: query.from, action: query.action, platform: query.platform },
       }),
     fragment: () => createElement(SignInForm, formProps),

@@ -70,6 +70,8 @@ for (const javaScriptEnabled of [true, false]) {
       }
       await page.waitForURL((url) => url.pathname === '/sign-in' && url.searchParams.get('logged_out') === '1');
       await page.locator('#field-identifier').waitFor();
+      // The page says why the person is at sign-in.
+      expect((await page.locator('[data-notice="signed-out"]').innerText()).trim()).toBe(catalogueText('en', 'errorMessage.forceLogoutTitle'));
       expect((await screens.context().cookies()).some((cookie) => cookie.name === 'ory_kratos_session')).toBe(false);
       // The identity service itself no longer knows the old session.
       expect(await whoamiWith(session!.value)).toBe(401);

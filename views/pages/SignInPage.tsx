@@ -14,6 +14,9 @@ import { AccountLinkedNotice, AccountLinkPanel } from '../components/flow/Accoun
 
 export type LastAccount = { email: string; name?: string };
 
+/** What the notice above the sign-in form is about (its `data-notice`) and what it says. */
+export type SignInNotice = { kind: 'social-start' | 'signed-out'; text: string };
+
 type SignInFormProps = Omit<FlowFormProps, 'id' | 'beforeSubmit' | 'submitLabels' | 'socialDivider' | 'messageAction' | 'header' | 'socialNote'>;
 
 /** The spec §4 sequence on this form: its state and where Cancel leads. */
@@ -24,8 +27,8 @@ export type SignInPageProps = {
   accountLink?: AccountLinkView;
   /** Provider buttons are shown: say what continuing with one means for the terms. */
   socialNote?: boolean;
-  /** A social sign-in asked for by a link that needs the user's click first: the notice above its button. */
-  startNotice?: string;
+  /** A notice above the form: a social sign-in asked for by a link that needs the user's click first, or the sign-out this page follows. */
+  notice?: SignInNotice;
   signUpHref: string;
   forgotPasswordHref: string;
   /** The last-used account (cookie `last_access_account`), offered with a way to forget it. */
@@ -58,14 +61,14 @@ export function SocialTermsNote() {
 }
 
 /** The fragment the form island swaps: only the form (the account-link sequence inside it). */
-export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPasswordHref' | 'email' | 'accountLink' | 'socialNote' | 'startNotice' | 'captcha'>) {
+export function SignInForm(props: Pick<SignInPageProps, 'form' | 'forgotPasswordHref' | 'email' | 'accountLink' | 'socialNote' | 'notice' | 'captcha'>) {
   const t = useCachedT();
   const linking = props.accountLink && props.accountLink.link.state !== 'INITIAL';
   const header = linking ? (
     <AccountLinkPanel link={props.accountLink!.link} cancelHref={props.accountLink!.cancelHref} />
-  ) : props.startNotice ? (
-    <Alert variant="info" data-notice="social-start">
-      <p>{props.startNotice}</p>
+  ) : props.notice ? (
+    <Alert variant="info" data-notice={props.notice.kind}>
+      <p>{props.notice.text}</p>
     </Alert>
   ) : undefined;
   return (
@@ -131,7 +134,7 @@ export function SignInPage(props: SignInPageProps) {
         email={props.email}
         accountLink={props.accountLink}
         socialNote={props.socialNote}
-        startNotice={props.startNotice}
+        notice={props.notice}
         captcha={props.captcha}
       />
     </AuthCard>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signIn, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
-import { Browser, hiddenValue } from '../../support/http.ts';
+import { Browser, csrfFrom, flowFormAction, hiddenValue } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 
 let stack: Stack;
@@ -9,6 +9,9 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 const identities = useIdentities(() => stack.identity.adminUrl);
+
+/** The text of the sign-in page's signed-out notice, if it has one. */
+const noticeOf = (html: string) => /data-notice="signed-out"[^>]*>.*?<p>([^<]*)<\/p>/s.exec(html)?.[1];
 
 async function signedIn(): Promise<Browser> {
   const email = uniqueEmail('logout');
@@ -63,6 +66,20 @@ describe('/logout', () => {
     const landing = await browser.follow('/sign-in?logged_out=1');
     expect(landing.url).toContain('logged_out=1');
     expect(landing.text).toContain('data-clear-storage="token"');
+    // It says the person has been signed out (errorMessage.forceLogoutTitle), in their language.
+    expect(noticeOf(landing.text)).toBe('You have been signed out');
+    const inVietnamese = await new Browser(stack.appUrl).follow('/sign-in?logged_out=1&lng=vi');
+    expect(noticeOf(inVietnamese.text)).toBe('Bạn đã bị đăng xuất');
+    // A plain sign-in page has no such notice, nor the answer to a sign-in tried from the signed-out page.
+    expect(noticeOf((await browser.follow('/sign-in')).text)).toBeUndefined();
+    const tried = await browser.post(flowFormAction(landing.text), {
+      identifier: 'nobody@example.com',
+      password: 'wrong password',
+      method: 'password',
+      csrf_token: csrfFrom(landing.text),
+    });
+    expect(tried.status).toBe(400);
+    expect(noticeOf(tried.text)).toBeUndefined();
   });
 
   test('the old session cookie is dead at Kratos after logout', async () => {

@@ -20,6 +20,7 @@ import { translator } from '../request-context.ts';
 import { createFlow, flowCsrfToken, submitFlow } from '../flows/kratos.ts';
 import { respondForm, respondRedirect, responseMode } from '../flows/respond.ts';
 import { nameField, passwordField, translateValidation } from '../flows/schemas.ts';
+import { LOG_REASONS } from '../log-reasons.ts';
 import { documentEndpoint, errorResponse, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
 import { ensureCsrfToken, provideCsrfToken, requireCsrf } from '../security/csrf.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
@@ -61,7 +62,7 @@ documentEndpoint({
   body: invitationBody,
   responses: {
     200: { description: 'Created and signed in; HTML posts get 303', schema: z.object({ redirect_to: z.string(), email: z.string(), signedIn: z.boolean() }) },
-    400: errorResponse('validation_error (meta.fields) or invalid_invitation_token'),
+    400: errorResponse('validation_error (meta.fields), invalid_invitation_token, or what else the backend refused (e.g. identity_rejected)'),
     403: errorResponse('Missing or wrong CSRF token'),
     409: errorResponse('email_exists: an account with the invited address exists'),
     410: errorResponse('invitation_token_used or invitation_token_expired'),
@@ -179,9 +180,11 @@ async function submit(req: Request, res: Response): Promise<void> {
       return renderForm(req, res, 409, { ...form, formError: message, signInHref: signInAs(invitation.email) }, new AppError(409, error.code, message));
     }
     if (error.status === 400) {
-      // The identity service refused the password (its own policy): say so on the password field.
+      // What we check ourselves has passed, so the backend or its identity service refused something we
+      // cannot name (identity_rejected carries no field): a form-level message, the form kept to try again.
+      req.log?.warn({ code: error.code, status: error.status, reason: LOG_REASONS.unknown }, 'invitation sign-up refused');
       const message = t('errorMessage.unknownError');
-      return renderForm(req, res, 400, { ...form, fieldErrors: { password: message } }, new AppError(400, error.code, message));
+      return renderForm(req, res, 400, { ...form, formError: message }, new AppError(400, error.code, message));
     }
     const message = t('invitation.unavailable');
     return renderForm(req, res, 503, { ...form, formError: message }, new AppError(503, problemCode(req, error), message));

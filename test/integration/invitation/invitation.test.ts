@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
 import { signIn, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
-import { Browser, hiddenValue } from '../../support/http.ts';
+import { alerts, Browser, hiddenValue } from '../../support/http.ts';
+import { LOG_REASONS } from '../../../server/log-reasons.ts';
 import { startProfileStack, type ProfileStack } from '../profile/profile-stack.ts';
 
 // Sign-up through an invitation the backend issued: the invitation screen on the stack with the backend
@@ -99,6 +100,34 @@ describe('/sign-up/invitation', () => {
     expect(JSON.parse(json.text)).toMatchObject({ code: 'validation_error' });
     // Still usable.
     expect((await browser.get(`/sign-up/invitation?token=${token}`)).status).toBe(200);
+  });
+
+  test('a sign-up the backend refuses for a reason it does not name: a form-level message, the form kept, nothing created', async () => {
+    const email = invitedEmail('refused');
+    const token = await env.invite(email);
+    const browser = new Browser(env.appUrl);
+    const { csrf } = await openInvitation(browser, token);
+    env.backendProxy.failNext.push({ status: 400, code: 'identity_rejected' });
+    const answer = await browser.post('/sign-up/invitation', { _csrf: csrf!, token, name: 'Ana', password: PASSWORD, terms: 'on' });
+    expect(answer.status).toBe(400);
+    expect(alerts(answer.text)).toContain('Something went wrong. Please try again.');
+    expect(answer.text).not.toMatch(/invitation-password-error/);
+    expect(answer.text).toContain('value="Ana"');
+    env.backendProxy.failNext.push({ status: 400, code: 'identity_rejected' });
+    const json = await browser.postJson('/sign-up/invitation', { _csrf: csrf!, token, password: PASSWORD, terms: true });
+    expect(json.status).toBe(400);
+    expect(JSON.parse(json.text)).toMatchObject({ code: 'identity_rejected' });
+    expect(
+      env.stack
+        .appLog()
+        .map((line) => JSON.parse(line) as { msg?: string; reason?: string })
+        .filter((line) => line.msg === 'invitation sign-up refused')
+        .at(-1),
+    ).toMatchObject({
+      reason: LOG_REASONS.unknown,
+    });
+    // The invitation is still good: the next try signs up.
+    expect((await browser.post('/sign-up/invitation', { _csrf: csrf!, token, password: PASSWORD, terms: 'on' })).status).toBe(303);
   });
 
   test('needs our CSRF token', async () => {

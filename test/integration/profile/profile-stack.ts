@@ -31,12 +31,14 @@ export type Proxy = {
   expireNext: number;
   /** Likewise with 401 unauthorized: the backend refuses the token itself (a key or audience mismatch). */
   refuseNext: number;
-  /** Answers to give the next backend calls (under /api/user or /api/auth) instead of the backend's, in order. */
+  /** Answers to give the next backend calls (under /api/user or /api/auth, and the invitation sign-up) instead of the backend's, in order. */
   failNext: { status: number; code: string }[];
   /** Holds a request until the promise it returns settles (undefined: forward at once); the tests' own timing. */
   hold?: (path: string) => Promise<void> | undefined;
   close(): Promise<void>;
 };
+
+const INVITATION_SIGN_UP = '/api/auth/sign-up-invitation';
 
 export async function startProxy(): Promise<Proxy> {
   const proxy: Proxy = { url: '', target: '', seen: [], inFlight: 0, expireNext: 0, refuseNext: 0, failNext: [], close: async () => {} };
@@ -45,8 +47,9 @@ export async function startProxy(): Promise<Proxy> {
     proxy.seen.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization });
     proxy.inFlight += 1;
     res.on('close', () => void (proxy.inFlight -= 1));
-    // The steered answers apply to authorized backend calls only (not the tokenizer, not the admin routes).
-    const steered = /^\/api\/(user|auth)\//.test(path) && req.headers.authorization !== undefined;
+    // The steered answers apply to authorized backend calls (not the tokenizer, not the admin routes) and
+    // to the invitation sign-up, which needs no token.
+    const steered = (/^\/api\/(user|auth)\//.test(path) && req.headers.authorization !== undefined) || path === INVITATION_SIGN_UP;
     const answer = (status: number, code: string, message: string) => {
       req.resume();
       res.writeHead(status, { 'Content-Type': 'application/json', Connection: 'close' });

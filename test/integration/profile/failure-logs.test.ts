@@ -1,15 +1,20 @@
-// What the profile's failed backend calls are logged as (spec §8's internal reasons, server/log-reasons.ts):
-// the backend answers through the test proxy, which is told to fail the next call.
+// What failed backend calls of the profile and of the sign-in's account link are logged as (spec §8's
+// internal reasons, server/log-reasons.ts): the backend answers through the test proxy, which is told to
+// fail the next call (or the next call to one path).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { LOG_REASONS } from '../../../server/log-reasons.ts';
+import { STRONG_PASSWORD, useIdentities } from '../../support/fixtures.ts';
+import { Browser, formAction, hiddenValue } from '../../support/http.ts';
+import { socialRoundTrip } from '../social/social-support.ts';
 import { startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
 let env: ProfileStack;
 beforeAll(async () => {
-  env = await startProfileStack();
+  env = await startProfileStack({ socialProviders: true });
 });
 afterAll(() => env?.close());
 const users = useProfileUsers(() => env);
+const identities = useIdentities(() => env.identityAdminUrl);
 
 type LogLine = { msg?: string; reason?: string; code?: string; status?: number };
 
@@ -45,4 +50,24 @@ test('an outage of the backend is not called unknown: no reason but the call', a
   const line = logged('backend call failed').at(-1);
   expect(line).toMatchObject({ code: 'unavailable', status: 503 });
   expect(line?.reason).toBeUndefined();
+});
+
+test('the backend not told of a provider linked at sign-in: the sign-in goes on to "linked", logged as LINK_ACCOUNT', async () => {
+  const ada = await identities.create({ prefix: 'link-fails', name: 'Ada' });
+  env.stack.providers!.addAccount('google', { email: ada.email, name: 'Ada at Google' });
+  const browser = new Browser(env.appUrl);
+  const prompt = await socialRoundTrip(env.stack, browser, '/sign-in', 'google', { email: ada.email });
+  expect(prompt.text).toContain('data-link-state="PROMPT_SELECT_ACCOUNT"');
+  const confirm = '/api/user/confirm-link-account';
+  env.backendProxy.failNext.push({ status: 500, code: 'internal_error', path: confirm });
+  const linked = await browser.post(formAction(prompt.text, 'sign-in-form')!, {
+    csrf_token: hiddenValue(prompt.text, 'csrf_token')!,
+    identifier: ada.email,
+    password: STRONG_PASSWORD,
+    method: 'password',
+  });
+  expect(linked.status, linked.text.slice(0, 300)).toBe(303);
+  expect(new URL(linked.location!, env.appUrl).pathname).toBe('/sign-in/linked');
+  expect(env.backendProxy.failNext).toEqual([]); // the failure was given to the confirmation
+  expect(logged('backend confirm-link-account failed').at(-1)).toMatchObject({ reason: LOG_REASONS.linkAccount });
 });

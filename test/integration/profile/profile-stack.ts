@@ -31,8 +31,11 @@ export type Proxy = {
   expireNext: number;
   /** Likewise with 401 unauthorized: the backend refuses the token itself (a key or audience mismatch). */
   refuseNext: number;
-  /** Answers to give the next backend calls (under /api/user or /api/auth, and the invitation sign-up) instead of the backend's, in order. */
-  failNext: { status: number; code: string }[];
+  /**
+   * Answers to give the next backend calls (under /api/user or /api/auth, and the invitation sign-up)
+   * instead of the backend's, in order; one with a `path` waits for a call to that path.
+   */
+  failNext: { status: number; code: string; path?: string }[];
   /** Holds a request until the promise it returns settles (undefined: forward at once); the tests' own timing. */
   hold?: (path: string) => Promise<void> | undefined;
   close(): Promise<void>;
@@ -63,7 +66,8 @@ export async function startProxy(): Promise<Proxy> {
       proxy.refuseNext -= 1;
       return answer(401, 'unauthorized', 'The request could not be authorized');
     }
-    const failure = steered ? proxy.failNext.shift() : undefined;
+    const failing = steered ? proxy.failNext.findIndex((failure) => failure.path === undefined || path.startsWith(failure.path)) : -1;
+    const failure = failing >= 0 ? proxy.failNext.splice(failing, 1)[0] : undefined;
     if (failure) return answer(failure.status, failure.code, 'A failure the test asked for');
     const held = proxy.hold?.(path);
     if (held) return void held.then(() => forward(req, res, path));

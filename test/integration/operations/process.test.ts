@@ -137,6 +137,18 @@ describe('graceful shutdown on SIGTERM', () => {
     kratos.close();
   });
 
+  it('exits 0 when whatever read its standard output has gone (a broken pipe), its last lines lost', async () => {
+    const server = await start();
+    // The reading end closes: the app's next log writes fail with EPIPE (Node ignores SIGPIPE).
+    server.child.stdout!.destroy();
+    expect(await get(`${server.url}/healthz`)).toMatchObject({ status: 200 });
+    const signalledAt = Date.now();
+    server.child.kill('SIGTERM');
+    const exit = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 5_000))]);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalledAt).toBeLessThan(5_000);
+  });
+
   it('does not wait past SHUTDOWN_TIMEOUT_MS for a request that will not finish', async () => {
     const server = await start({ SHUTDOWN_TIMEOUT_MS: '700' });
     const stuck = inFlight(`${server.url}/__test/slow?ms=20000`);

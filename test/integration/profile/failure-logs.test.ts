@@ -3,7 +3,7 @@
 // fail the next call (or the next call to one path).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { LOG_REASONS } from '../../../server/log-reasons.ts';
-import { STRONG_PASSWORD, useIdentities } from '../../support/fixtures.ts';
+import { signIn, STRONG_PASSWORD, useIdentities } from '../../support/fixtures.ts';
 import { Browser, formAction, hiddenValue } from '../../support/http.ts';
 import { socialRoundTrip } from '../social/social-support.ts';
 import { startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
@@ -70,4 +70,16 @@ test('the backend not told of a provider linked at sign-in: the sign-in goes on 
   expect(new URL(linked.location!, env.appUrl).pathname).toBe('/sign-in/linked');
   expect(env.backendProxy.failNext).toEqual([]); // the failure was given to the confirmation
   expect(logged('backend confirm-link-account failed').at(-1)).toMatchObject({ reason: LOG_REASONS.linkAccount });
+});
+
+test('a password change the identity service takes but whose date is not recorded: changed, logged as UPDATE_IDENTITY', async () => {
+  const u = await users.signedIn({ prefix: 'record-fails' });
+  env.identityAdminProxy.failNext.push({ status: 500, code: 'internal_error', path: `/admin/identities/${u.id}`, method: 'PATCH' });
+  const changed = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: 'Amber-Lantern-Orbit-58' });
+  expect(changed.status).toBe(303);
+  expect(env.identityAdminProxy.failNext).toEqual([]); // the failure was given to the metadata's write
+  expect(logged('password change could not be recorded').at(-1)).toMatchObject({ reason: LOG_REASONS.updateIdentity });
+  // The new password is the one that signs in.
+  const again = new Browser(env.appUrl);
+  expect((await signIn(again, u.email, 'Amber-Lantern-Orbit-58')).status).toBe(303);
 });

@@ -33,9 +33,10 @@ export type Proxy = {
   refuseNext: number;
   /**
    * Answers to give the next backend calls (under /api/user or /api/auth, and the invitation sign-up)
-   * instead of the backend's, in order; one with a `path` waits for a call to that path.
+   * instead of the backend's, in order; one with a `path` (and a `method`, if given) waits for a call
+   * to that path, whichever service the proxy stands for.
    */
-  failNext: { status: number; code: string; path?: string }[];
+  failNext: { status: number; code: string; path?: string; method?: string }[];
   /** Holds a request until the promise it returns settles (undefined: forward at once); the tests' own timing. */
   hold?: (path: string) => Promise<void> | undefined;
   close(): Promise<void>;
@@ -66,7 +67,9 @@ export async function startProxy(): Promise<Proxy> {
       proxy.refuseNext -= 1;
       return answer(401, 'unauthorized', 'The request could not be authorized');
     }
-    const failing = steered ? proxy.failNext.findIndex((failure) => failure.path === undefined || path.startsWith(failure.path)) : -1;
+    const failing = proxy.failNext.findIndex((failure) =>
+      failure.path === undefined ? steered : path.startsWith(failure.path) && (failure.method ?? req.method) === req.method,
+    );
     const failure = failing >= 0 ? proxy.failNext.splice(failing, 1)[0] : undefined;
     if (failure) return answer(failure.status, failure.code, 'A failure the test asked for');
     const held = proxy.hold?.(path);
@@ -108,6 +111,8 @@ export type ProfileStack = {
   backend: RunningBackend;
   backendProxy: Proxy;
   identityProxy: Proxy;
+  /** The identity service's admin API as the app reaches it (the tests' own admin calls go straight to it). */
+  identityAdminProxy: Proxy;
   /** Tokenizer calls seen so far (whoami?tokenize_as=authorization). */
   tokenizerCalls(): number;
   /** Bearer tokens the backend received so far, in order. */
@@ -139,9 +144,10 @@ export async function startProfileStack(
 ): Promise<ProfileStack> {
   const backendProxy = await startProxy();
   const identityProxy = await startProxy();
+  const identityAdminProxy = await startProxy();
   const stack = await startStack({
     identityConfig: options.identityConfig,
-    env: { BACKEND_URL: backendProxy.url, KRATOS_PUBLIC_URL: identityProxy.url, ...options.env },
+    env: { BACKEND_URL: backendProxy.url, KRATOS_PUBLIC_URL: identityProxy.url, KRATOS_ADMIN_URL: identityAdminProxy.url, ...options.env },
     clock: options.clockScope === 'backend' ? undefined : options.clock,
     socialProviders: options.socialProviders,
   });
@@ -149,6 +155,7 @@ export async function startProfileStack(
   const { clock } = options;
   if (clock) setBackendClientClock(app, () => clock.now());
   identityProxy.target = stack.identity.publicUrl;
+  identityAdminProxy.target = stack.identity.adminUrl;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'profile-tests-'));
   const backend = await startBackend({
     port: 0,
@@ -174,6 +181,7 @@ export async function startProfileStack(
     backend,
     backendProxy,
     identityProxy,
+    identityAdminProxy,
     tokenizerCalls: () => identityProxy.seen.filter((s) => s.path.startsWith('/sessions/whoami') && s.path.includes('tokenize_as=authorization')).length,
     bearerTokens: () => backendProxy.seen.map((s) => s.authorization?.replace(/^Bearer /, '') ?? '').filter(Boolean),
     async invite(email, expiresInSeconds) {
@@ -190,6 +198,7 @@ export async function startProfileStack(
       await backend.close();
       await backendProxy.close();
       await identityProxy.close();
+      await identityAdminProxy.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

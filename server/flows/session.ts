@@ -3,6 +3,7 @@
  *
  *   whoami(req, res)            → KratosSession | null (cached per request; no call without a session cookie)
  *   requireLogin                → middleware: a guest goes to `/sign-in?return_to=<this page>`
+ *   requireLoginFrom(page)      → the same for a form's action: back to `page` after signing in
  *                                 (JSON callers get 401 `{ code: 'unauthorized', message, meta }`); the session is
  *                                 left in `res.locals.kratosSession`
  *   guestOnly                   → middleware: a signed-in user goes on to the allow-listed `return_to`, else `/`
@@ -28,26 +29,37 @@ import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 
 export { whoami };
 
-export const requireLogin: RequestHandler = async (req, res, next) => {
-  try {
-    const session = await whoami(req, res);
-    const { config } = req.app.locals as AppLocals;
-    if (session) {
-      const linked = await finishPendingLink(req, res, session, boundedReturnTo(urlOnOrigin(config.PUBLIC_URL, req.originalUrl).href));
-      return linked ? respondRedirect(req, res, linked) : next();
+/** The guard, coming back after sign-in to `page`, or to the address asked for. */
+function loginGuard(page?: string): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const session = await whoami(req, res);
+      const { config } = req.app.locals as AppLocals;
+      // From the path only: `//host/x` must neither throw nor name another host.
+      // Bounded too: a 10 KB address must not become a Location header browsers refuse (issue 10 #12).
+      const here = boundedReturnTo(urlOnOrigin(config.PUBLIC_URL, page ?? req.originalUrl).href);
+      if (session) {
+        const linked = await finishPendingLink(req, res, session, here);
+        return linked ? respondRedirect(req, res, linked) : next();
+      }
+      if (wantsJson(req)) {
+        const error = mapIdentityProviderError(401, undefined, (key, params) => String(req.t(key, params as never)));
+        return void res.status(401).set('Cache-Control', 'no-store').json(errorBody(error));
+      }
+      res.set('Cache-Control', 'no-store').redirect(303, here ? pathWithQuery(ROUTES.signIn, { return_to: here }) : ROUTES.signIn);
+    } catch (error) {
+      next(error);
     }
-    if (wantsJson(req)) {
-      const error = mapIdentityProviderError(401, undefined, (key, params) => String(req.t(key, params as never)));
-      return void res.status(401).set('Cache-Control', 'no-store').json(errorBody(error));
-    }
-    // From the path only: `//host/x` must neither throw nor name another host.
-    // Bounded too: a 10 KB address must not become a Location header browsers refuse (issue 10 #12).
-    const here = boundedReturnTo(urlOnOrigin(config.PUBLIC_URL, req.originalUrl).href);
-    res.set('Cache-Control', 'no-store').redirect(303, here ? pathWithQuery(ROUTES.signIn, { return_to: here }) : ROUTES.signIn);
-  } catch (error) {
-    next(error);
-  }
-};
+  };
+}
+
+export const requireLogin: RequestHandler = loginGuard();
+
+/**
+ * requireLogin for a form's action (a POST only route): a guest comes back after signing in to `page`,
+ * the form's page, not to the action, whose address answers no GET (it was a 404 after sign-in).
+ */
+export const requireLoginFrom = (page: string): RequestHandler => loginGuard(page);
 
 export const guestOnly: RequestHandler = async (req, res, next) => {
   try {

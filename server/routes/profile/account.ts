@@ -15,7 +15,7 @@ import { pathWithQuery, ROUTES } from '../../../core/routes.ts';
 import { AccountDeletedNotice } from '../../../views/components/profile/AccountDeletedNotice.tsx';
 import { backendClientFor, callerOf, isSignedOut } from '../../backend-client.ts';
 import { respondError, respondRedirect, responseMode } from '../../flows/respond.ts';
-import { requireLogin } from '../../flows/session.ts';
+import { requireLoginFrom } from '../../flows/session.ts';
 import { documentEndpoint, errorResponse } from '../../openapi/registry.ts';
 import { renderPage } from '../../render.tsx';
 import { configOf, translator } from '../../request-context.ts';
@@ -122,8 +122,8 @@ async function reactivate(req: Request, res: Response): Promise<void> {
 
 export function accountRoutes(): Router {
   const router = Router();
-  router.post(ROUTES.deleteAccount, requireLogin, requireCsrf, deleteAccount);
-  router.post(ROUTES.reactivate, requireLogin, requireCsrf, provideCsrfToken, reactivate);
+  router.post(ROUTES.deleteAccount, requireLoginFrom(ROUTES.profile), requireCsrf, deleteAccount);
+  router.post(ROUTES.reactivate, requireLoginFrom(ROUTES.profile), requireCsrf, provideCsrfToken, reactivate);
   router.get(ROUTES.accountDeleted, accountDeleted);
   return router;
 }

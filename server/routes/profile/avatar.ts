@@ -13,7 +13,7 @@ import { AppError } from '../../../core/errors.ts';
 import { ROUTES } from '../../../core/routes.ts';
 import { backendClientFor, callerOf, isSignedOut } from '../../backend-client.ts';
 import { respondError, respondRedirect, responseMode } from '../../flows/respond.ts';
-import { requireLogin } from '../../flows/session.ts';
+import { requireLoginFrom } from '../../flows/session.ts';
 import { documentEndpoint, errorResponse } from '../../openapi/registry.ts';
 import { translator } from '../../request-context.ts';
 import { CSRF_FIELD, CSRF_HEADER, isCsrfTokenValid, provideCsrfToken, requireCsrf } from '../../security/csrf.ts';
@@ -124,7 +124,7 @@ async function removeAvatar(req: Request, res: Response): Promise<void> {
 export function avatarRoutes(): Router {
   const router = Router();
   // The upload checks our CSRF token itself, from the multipart body it streams.
-  router.post(ROUTES.avatarUpload, requireLogin, provideCsrfToken, uploadAvatar);
-  router.post(ROUTES.avatarRemove, requireLogin, requireCsrf, provideCsrfToken, removeAvatar);
+  router.post(ROUTES.avatarUpload, requireLoginFrom(ROUTES.profile), provideCsrfToken, uploadAvatar);
+  router.post(ROUTES.avatarRemove, requireLoginFrom(ROUTES.profile), requireCsrf, provideCsrfToken, removeAvatar);
   return router;
 }

@@ -10,7 +10,7 @@ import { AFTER_LOGOUT_PATH, ROUTES } from '../../../core/routes.ts';
 import { backendClientFor, callerOf, isSignedOut } from '../../backend-client.ts';
 import { clearAuthCookies } from '../../flows/app-cookies.ts';
 import { respondError, respondRedirect } from '../../flows/respond.ts';
-import { requireLogin } from '../../flows/session.ts';
+import { requireLoginFrom } from '../../flows/session.ts';
 import { documentEndpoint, errorResponse } from '../../openapi/registry.ts';
 import { configOf } from '../../request-context.ts';
 import { requireCsrf } from '../../security/csrf.ts';
@@ -51,6 +51,6 @@ async function signOutEverywhere(req: Request, res: Response): Promise<void> {
 
 export function signOutEverywhereRoutes(): Router {
   const router = Router();
-  router.post(ROUTES.signOutEverywhere, requireLogin, requireCsrf, (req, res, next) => signOutEverywhere(req, res).catch(next));
+  router.post(ROUTES.signOutEverywhere, requireLoginFrom(ROUTES.profile), requireCsrf, (req, res, next) => signOutEverywhere(req, res).catch(next));
   return router;
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signIn, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
 import { Browser, flowFormAction } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
+import { ROUTES } from '../../../core/routes.ts';
 
 let stack: Stack;
 let documentApp: Stack;
@@ -32,6 +33,24 @@ describe('login required', () => {
     const location = new URL(answer.location!, stack.appUrl);
     expect(location.pathname).toBe('/sign-in');
     expect(location.searchParams.get('return_to')).toBe(`${stack.appUrl}/?tab=1`);
+  });
+
+  test('a guest posting one of the profile page’s forms comes back to that page after signing in, not to the form’s action', async () => {
+    const actions = [ROUTES.avatarUpload, ROUTES.avatarRemove, ROUTES.deleteAccount, ROUTES.reactivate, ROUTES.signOutEverywhere];
+    for (const action of actions) {
+      const answer = await new Browser(stack.appUrl).post(action, {});
+      expect(answer.status, action).toBe(303);
+      expect(new URL(answer.location!, stack.appUrl).searchParams.get('return_to'), action).toBe(`${stack.appUrl}${ROUTES.profile}`);
+    }
+    // Signed out elsewhere while the page was open, then a form sent: sign-in leads back to the page.
+    const email = uniqueEmail('guard-action');
+    await identities.create({ email, name: 'Grace' });
+    const browser = new Browser(stack.appUrl);
+    const toSignIn = await browser.post(ROUTES.signOutEverywhere, {});
+    const signedIn = await signIn(browser, email, undefined, new URL(toSignIn.location!, stack.appUrl).search);
+    expect(signedIn.status).toBe(303);
+    expect(new URL(signedIn.location!, stack.appUrl).pathname).toBe(ROUTES.profile);
+    expect((await browser.follow(signedIn.location!)).status).toBe(200);
   });
 
   test('a JSON guest gets 401 in the spec error shape', async () => {

@@ -2,7 +2,7 @@
 // (header X-Enhance: 1).
 // 200 + X-Redirect-To → navigate; 4xx with the form's fragment → swap it, focus the first error and
 // announce it; network error or 5xx → an error toast, the form left exactly as the user had it.
-import { all, announce, firstTime } from '../lib/dom.ts';
+import { all, announce, asSentences, firstTime } from '../lib/dom.ts';
 import { buildRequest, decideOutcome } from '../lib/enhance.ts';
 import { finishNavigationProgress, startNavigationProgress } from './progress.ts';
 import { toast, toastRegion } from './toasts.ts';
@@ -45,7 +45,7 @@ function swap(form: HTMLFormElement, next: HTMLFormElement): void {
   const first = next.querySelector<HTMLElement>('[aria-invalid="true"]') || next.querySelector<HTMLElement>('[role="alert"]');
   if (first) first.focus();
   const messages = Array.from(next.querySelectorAll('[role="alert"], .field__error'), (el) => (el.textContent || '').trim()).filter(Boolean);
-  if (messages.length > 0) announce(Array.from(new Set(messages)).join('. '));
+  if (messages.length > 0) announce(asSentences(Array.from(new Set(messages))));
 }
 
 async function submit(form: HTMLFormElement, submitter: HTMLElement | null): Promise<void> {

@@ -28,6 +28,14 @@ export const CLOSE_ICON =
  * Sets a translated text into the page's live region so screen readers announce it. Every page
  * renders that region (views/components/IslandChrome.tsx), so the island does not build one.
  */
+/**
+ * Several messages as one announcement: each ends as a sentence (a full stop added only where it has no
+ * closing mark of its own), so screen readers neither run them together nor read ".." between them.
+ */
+export function asSentences(messages: readonly string[]): string {
+  return messages.map((text) => (/[.!?…]$/.test(text) ? text : `${text}.`)).join(' ');
+}
+
 export function announce(text: string): void {
   const region = document.getElementById('live-region');
   if (!region) return;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asSentences } from '../../../client/lib/dom.ts';
 import { buildRequest, decideOutcome } from '../../../client/lib/enhance.ts';
 import { nextProgress, PROGRESS_CEILING } from '../../../client/lib/progress.ts';
 import { parseTheme, resolveTheme } from '../../../client/lib/theme.ts';
@@ -108,5 +109,15 @@ describe('form enhancement decisions', () => {
     expect(multipart.body).toBe(data);
     const get = buildRequest({ method: 'get', action: 'http://app/search?old=1', enctype: '' }, data);
     expect(get).toEqual({ method: 'GET', url: 'http://app/search?email=a%40b.c&_csrf=t0k' });
+  });
+});
+
+describe('announcing several messages', () => {
+  it('reads them as sentences: a full stop only where a message has no closing mark', () => {
+    expect(asSentences(['Enter a valid email address.', 'The password must be at least 8 characters'])).toBe(
+      'Enter a valid email address. The password must be at least 8 characters.',
+    );
+    expect(asSentences(['Địa chỉ email không hợp lệ.', 'Sai mật khẩu!', 'Réessayer ?'])).toBe('Địa chỉ email không hợp lệ. Sai mật khẩu! Réessayer ?');
+    expect(asSentences(['One'])).toBe('One.');
   });
 });

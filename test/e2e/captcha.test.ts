@@ -61,6 +61,14 @@ describe('sign-up with the captcha', () => {
   it('JavaScript off: the fallback frame gives a code to paste, and the sign-up goes on', async () => {
     const page = await screens.openPage(false);
     await toCredentialStep(page, uniqueEmail('captcha-e2e-nojs'));
+    // The frame, the field's label and the field stand one under the other, inside the form's width.
+    const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
+    const [frame, label, field, form] = await Promise.all(
+      ['iframe.captcha__fallback-frame', 'label[for="g-recaptcha-response-fallback"]', '#g-recaptcha-response-fallback', '#sign-up-form'].map(box),
+    );
+    expect(label.y).toBeGreaterThanOrEqual(frame.y + frame.height);
+    expect(field.y).toBeGreaterThanOrEqual(label.y + label.height);
+    expect(frame.x + frame.width).toBeLessThanOrEqual(form.x + form.width + 1);
     const fallback = page.frameLocator('iframe.captcha__fallback-frame');
     await fallback.locator('input[name="robot"]').check();
     await fallback.locator('button[type="submit"]').click();

@@ -63,9 +63,10 @@ describe('sign-up with the captcha', () => {
     await toCredentialStep(page, uniqueEmail('captcha-e2e-nojs'));
     // The frame, the field's label and the field stand one under the other, inside the form's width.
     const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
-    const [frame, label, field, form] = await Promise.all(
-      ['iframe.captcha__fallback-frame', 'label[for="g-recaptcha-response-fallback"]', '#g-recaptcha-response-fallback', '#sign-up-form'].map(box),
-    );
+    const frame = await box('iframe.captcha__fallback-frame');
+    const label = await box('label[for="g-recaptcha-response-fallback"]');
+    const field = await box('#g-recaptcha-response-fallback');
+    const form = await box('#sign-up-form');
     expect(label.y).toBeGreaterThanOrEqual(frame.y + frame.height);
     expect(field.y).toBeGreaterThanOrEqual(label.y + label.height);
     expect(frame.x + frame.width).toBeLessThanOrEqual(form.x + form.width + 1);

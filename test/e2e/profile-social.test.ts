@@ -54,6 +54,17 @@ for (const javaScriptEnabled of [true, false]) {
         await signInWith(page, env.appUrl, email, STRONG_PASSWORD);
         await openProfile(page, env.appUrl, '#profile-logins-form');
         expect(await row(page, 'microsoft').getAttribute('data-linked')).toBe('false');
+        // On a phone every row keeps its button beside the name and state, whatever the provider's name.
+        await page.setViewportSize({ width: 390, height: 844 });
+        const beside = await page.locator('.profile-logins__item:has(button)').evaluateAll((rows) =>
+          rows.map((item) => {
+            const label = item.querySelector('.profile-logins__label')!.getBoundingClientRect();
+            const button = item.querySelector('button')!.getBoundingClientRect();
+            return button.top < label.bottom && button.left >= label.right;
+          }),
+        );
+        expect(beside.length).toBeGreaterThanOrEqual(4);
+        expect(beside.every(Boolean)).toBe(true);
 
         await page.click('#profile-logins-form button[name="link"][value="microsoft"]');
         await chooseAtProvider(page, env.stack.providers!.microsoft.origin, email);

@@ -30,8 +30,10 @@ function LoginRow(props: { login: LinkedLogin }) {
   return (
     <li className="profile-logins__item" data-provider={login.provider} data-linked={login.linked ? 'true' : 'false'}>
       <ProviderMark provider={login.provider} />
-      <span className="profile-logins__name">{name}</span>
-      <span className="profile-logins__state">{login.linked ? t('profile.linkedLogins.state.linked') : t('profile.linkedLogins.state.notLinked')}</span>
+      <span className="profile-logins__label">
+        <span className="profile-logins__name">{name}</span>
+        <span className="profile-logins__state">{login.linked ? t('profile.linkedLogins.state.linked') : t('profile.linkedLogins.state.notLinked')}</span>
+      </span>
       {login.action === 'link' ? (
         <Button name="link" value={login.provider} variant="SECONDARY" size="SM">
           {fixedT('profile.linkedLogins.link', { provider: name })}
@@ -83,8 +85,10 @@ export function LinkedLoginsSection(props: LinkedLoginsView) {
             {props.hasPassword ? (
               <li className="profile-logins__item" data-provider="password" data-linked="true">
                 <span className="provider-mark" aria-hidden="true" />
-                <span className="profile-logins__name">{t('profile.linkedLogins.password')}</span>
-                <span className="profile-logins__state">{t('profile.linkedLogins.state.passwordSet')}</span>
+                <span className="profile-logins__label">
+                  <span className="profile-logins__name">{t('profile.linkedLogins.password')}</span>
+                  <span className="profile-logins__state">{t('profile.linkedLogins.state.passwordSet')}</span>
+                </span>
               </li>
             ) : null}
             {props.logins.map((login) => (

@@ -48,6 +48,8 @@ describe('forgot password → code → new password (HTML, no JavaScript)', () =
     const codePage = await agent.get(sent.headers.location!).expect(200);
     expect(codePage.text).toContain('name="code"');
     expect(visibleText(codePage.text)).toContain('Check your email');
+    // The field says which code it is (Kratos's label 1070010), not "Verification code".
+    expect(/<label[^>]*for="field-code"[^>]*>([^<]*)</.exec(codePage.text)?.[1]).toBe('Recovery code');
 
     const code = await latestCode(stack.identity.adminUrl, email, 'recovery');
     const recovered = await agent

@@ -21,7 +21,7 @@ export const FIELD_LABEL_KEYS: Readonly<Record<string, string>> = {
   'traits.email': 'authPage.email',
   password: 'authPage.password',
   'traits.name': 'authPage.name',
-  code: 'authPage.code',
+  // Not `code`: Kratos's label says which code it is (1070010 recovery, 1070011 verification, …).
 };
 
 export function translateText(t: Translate, text: UiText | undefined): string {

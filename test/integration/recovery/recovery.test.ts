@@ -48,6 +48,9 @@ describe('forgot password → code → new password (HTML, no JavaScript)', () =
     const codePage = await agent.get(sent.headers.location!).expect(200);
     expect(codePage.text).toContain('name="code"');
     expect(visibleText(codePage.text)).toContain('Check your email');
+    // Said once, hedged (the address may have no account): not also Kratos's flat "has been sent" (1060003).
+    expect(visibleText(codePage.text)).toContain('If an account exists for this address, we’ve sent it a recovery code.');
+    expect(visibleText(codePage.text)).not.toContain('An email containing a recovery code has been sent');
     // The field says which code it is (Kratos's label 1070010), not "Verification code".
     expect(/<label[^>]*for="field-code"[^>]*>([^<]*)</.exec(codePage.text)?.[1]).toBe('Recovery code');
 

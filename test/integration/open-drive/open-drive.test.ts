@@ -94,6 +94,6 @@ describe('/open-drive', () => {
     expect(text).toContain(FILE_A);
     expect(text).toContain(FILE_B);
     const created = await person.browser.get(`${openWith({ action: 'create', userId: USER })}&lng=pt`);
-    expect(visibleText(created.text)).toContain('O Google Drive pediu para criar um arquivo na pasta Meu Drive.');
+    expect(visibleText(created.text)).toContain('O Google Drive pediu para criar um ficheiro na pasta O meu disco.');
   });
 });

@@ -312,6 +312,27 @@ describe('locale files', () => {
   });
 });
 
+describe('one variety of each language', () => {
+  // pt is European Portuguese throughout ("palavra-passe", "iniciar sessão"): words only Brazilian Portuguese
+  // uses would mix the two on one screen, as they once did.
+  const BRAZILIAN_ONLY = /(?<!\p{L})(você|vocês|senhas?|arquivos?|aplicativo|cadastr\p{L}*|usuários?|contato|excluir|salvar|tela)(?!\p{L})|Termos de Uso/iu;
+
+  it('pt reads as European Portuguese everywhere', () => {
+    const mixed = NAMESPACES.flatMap((ns) =>
+      [...catalogue('pt', ns).leaves].filter(([, value]) => typeof value === 'string' && BRAZILIAN_ONLY.test(value)).map(([key]) => `${ns}:${key}`),
+    );
+    expect(mixed).toEqual([]);
+  });
+
+  it('the check itself tells the two apart', () => {
+    expect(BRAZILIAN_ONLY.test('Sua senha foi alterada.')).toBe(true);
+    expect(BRAZILIAN_ONLY.test('Que bom ver você de novo.')).toBe(true);
+    expect(BRAZILIAN_ONLY.test('Leia os Termos de Uso')).toBe(true);
+    expect(BRAZILIAN_ONLY.test('A sua palavra-passe foi alterada.')).toBe(false);
+    expect(BRAZILIAN_ONLY.test('Termos de Utilização')).toBe(false);
+  });
+});
+
 describe('Kratos messages (kratos.<id>)', () => {
   const emitted = KRATOS_MESSAGES.filter(([id]) => !KRATOS_DATA_ONLY_IDS.includes(id));
 

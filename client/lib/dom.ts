@@ -25,10 +25,6 @@ export const CLOSE_ICON =
   '<svg class="icon" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18"/></svg>';
 
 /**
- * Sets a translated text into the page's live region so screen readers announce it. Every page
- * renders that region (views/components/IslandChrome.tsx), so the island does not build one.
- */
-/**
  * Several messages as one announcement: each ends as a sentence (a full stop added only where it has no
  * closing mark of its own), so screen readers neither run them together nor read ".." between them.
  */
@@ -36,6 +32,10 @@ export function asSentences(messages: readonly string[]): string {
   return messages.map((text) => (/[.!?…]$/.test(text) ? text : `${text}.`)).join(' ');
 }
 
+/**
+ * Sets a translated text into the page's live region so screen readers announce it. Every page
+ * renders that region (views/components/IslandChrome.tsx), so the island does not build one.
+ */
 export function announce(text: string): void {
   const region = document.getElementById('live-region');
   if (!region) return;

@@ -3,9 +3,9 @@
  *
  *   whoami(req, res)            → KratosSession | null (cached per request; no call without a session cookie)
  *   requireLogin                → middleware: a guest goes to `/sign-in?return_to=<this page>`
- *   requireLoginFrom(page)      → the same for a form's action: back to `page` after signing in
  *                                 (JSON callers get 401 `{ code: 'unauthorized', message, meta }`); the session is
  *                                 left in `res.locals.kratosSession`
+ *   requireLoginFrom(page)      → the same for a form's action: back to `page` after signing in
  *   guestOnly                   → middleware: a signed-in user goes on to the allow-listed `return_to`, else `/`
  *                                 (JSON callers get 400 `{ code: 'session_already_available', … }`)
  *   sessionEmail(session)       → the identity's e-mail trait, when there is one

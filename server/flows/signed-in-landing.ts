@@ -15,6 +15,7 @@
  */
 import type { Request, Response } from 'express';
 import type { KratosSession } from '../../core/kratos/types.ts';
+import { LIMITS } from '../../core/limits.ts';
 import { backendClientFor } from '../backend-client.ts';
 import { oryClients } from '../ory.ts';
 import { configOf } from '../request-context.ts';
@@ -26,8 +27,6 @@ import { LOG_REASONS } from '../log-reasons.ts';
 export const BACKEND_SIGNED_UP_AT = 'backendSignedUpAt';
 /** How long a landing waits for the backend's sign-up before going on without it. */
 export const SIGN_UP_WAIT_MS = 1_500;
-/** The backend's limit on a user's name. */
-const NAME_MAX = 32;
 
 /** Identities whose sign-up call is under way in this process: a second landing meanwhile sends none. */
 const underWay = new Set<string>();
@@ -56,7 +55,7 @@ export function signUpWithBackend(req: Request, res: Response, session: KratosSe
   const traits = identity.traits ?? {};
   const name = text(traits.name);
   const body = {
-    ...(name && name.length <= NAME_MAX ? { name } : {}),
+    ...(name && name.length <= LIMITS.nameMax ? { name } : {}),
     ...(text(traits.email) ? { email: text(traits.email) } : {}),
     ...(text(traits.loginService) ? { loginService: text(traits.loginService) } : {}),
   };

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { createElement } from 'react';
+import { LIMITS } from '../../core/limits.ts';
 import { KitForm, KitPage, kitToasts, type KitFormState } from '../../views/pages/KitPage.tsx';
 import { renderFragment, renderPage } from '../render.tsx';
 import { provideCsrfToken, requireCsrf } from '../security/csrf.ts';
@@ -32,7 +33,7 @@ export function kitRoutes(): Router {
 
   router.post('/__test/kit/form', requireCsrf, provideCsrfToken, (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const name = typeof body.name === 'string' ? body.name.trim().slice(0, 32) : '';
+    const name = typeof body.name === 'string' ? body.name.trim().slice(0, LIMITS.nameMax) : '';
     if (body.intent === 'fail') {
       res.status(503);
       return enhanced(req) ? void res.type('text').send('unavailable') : page(req, res, 503, { name });

@@ -1,4 +1,5 @@
 import { FORM_IDS } from '../../core/form-ids.ts';
+import { LIMITS } from '../../core/limits.ts';
 import { ROUTES } from '../../core/routes.ts';
 import { Alert } from '../components/Alert.tsx';
 import { Button } from '../components/Button.tsx';
@@ -51,7 +52,7 @@ export function InvitationForm(props: InvitationFormProps) {
         label={t('authPage.name')}
         defaultValue={props.name}
         autoComplete="name"
-        maxLength={32}
+        maxLength={LIMITS.nameMax}
         error={props.fieldErrors?.name}
       />
       <PasswordInput
@@ -60,7 +61,7 @@ export function InvitationForm(props: InvitationFormProps) {
         label={t('authPage.password')}
         autoComplete="new-password"
         required
-        maxLength={72}
+        maxLength={LIMITS.passwordMax}
         hint={t('authPage.passwordHint')}
         error={props.fieldErrors?.password}
       />

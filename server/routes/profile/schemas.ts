@@ -1,6 +1,7 @@
 // Request and answer shapes of the profile endpoints, for the OpenAPI document (the handlers build
 // their Kratos bodies from an allow-list in settings-body.ts, so these describe rather than parse).
 import { z } from 'zod';
+import { LIMITS } from '../../../core/limits.ts';
 import { flowStateSchema } from '../../flows/schemas.ts';
 import { errorResponse, type ResponseDoc } from '../../openapi/registry.ts';
 
@@ -19,7 +20,7 @@ export const settingsBody = z
     csrf_token: z.string().describe('The `csrf_token` node of the settings flow (Kratos checks it)'),
     'traits.name': z
       .string()
-      .max(32)
+      .max(LIMITS.nameMax)
       .optional()
       .describe('method=profile: the new name (empty removes it). No other trait is accepted: the e-mail is read-only here'),
     password: z.string().optional().describe('method=password: the new password (8–72 characters, not leaked, not similar to the e-mail)'),

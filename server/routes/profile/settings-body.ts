@@ -2,14 +2,13 @@
 // assembled here from the few fields the forms offer, and nothing else a request carries (verified,
 // state, metadata_admin, another identity's id, an e-mail…) ever reaches Kratos.
 import type { KratosFlow } from '../../../core/kratos/types.ts';
+import { LIMITS } from '../../../core/limits.ts';
 
 export const SETTINGS_METHODS = ['profile', 'password', 'oidc'] as const;
 export type SettingsMethod = (typeof SETTINGS_METHODS)[number];
 
 /** Traits the user edits on this page. The e-mail is shown read-only: changing it is not offered. */
 export const EDITABLE_TRAITS = ['name'] as const;
-export const NAME_MAX_LENGTH = 32;
-export const PASSWORD_MAX_LENGTH = 72;
 
 export type SettingsSubmit =
   | { ok: true; method: SettingsMethod; body: Record<string, unknown> }
@@ -51,7 +50,7 @@ export function settingsSubmitFrom(input: Record<string, unknown>, flow: KratosF
     case 'profile': {
       const name = text(field(input, 'traits.name'))?.trim();
       if (name === undefined) return { ok: false, method, reason: 'missing_value' };
-      if (name.length > NAME_MAX_LENGTH) return { ok: false, method, reason: 'too_long' };
+      if (name.length > LIMITS.nameMax) return { ok: false, method, reason: 'too_long' };
       const current = { ...(flow.identity?.traits ?? {}) };
       const traits: Record<string, unknown> = { ...current };
       if (name === '') delete traits.name;
@@ -61,7 +60,7 @@ export function settingsSubmitFrom(input: Record<string, unknown>, flow: KratosF
     case 'password': {
       const password = text(input.password);
       if (!password) return { ok: false, method, reason: 'missing_value' };
-      if (password.length > PASSWORD_MAX_LENGTH * 4) return { ok: false, method, reason: 'too_long' };
+      if (password.length > LIMITS.passwordMax * 4) return { ok: false, method, reason: 'too_long' };
       return { ok: true, method, body: { method, password, csrf_token } };
     }
     case 'oidc': {

@@ -68,6 +68,8 @@ describe('name', () => {
     const page = await u.browser.get(answer.location!);
     expect(page.text).toContain('Your changes have been saved!');
     expect(page.text).toContain('value="Ada Lovelace"');
+    // The field itself stops at the limit (the refusal below is for posts that do not go through it).
+    expect(/<input[^>]*name="traits\.name"[^>]*>/.exec(page.text)?.[0]).toContain('maxLength="32"');
     expect((await getIdentity(env.identityAdminUrl, u.id)).traits.name).toBe('Ada Lovelace');
     const again = await u.browser.get(answer.location!);
     expect(again.text).not.toContain('Your changes have been saved!');

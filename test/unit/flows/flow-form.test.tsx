@@ -87,6 +87,15 @@ describe('FlowForm renders Kratos nodes generically', () => {
     expect(html).toContain('Continue with Google');
   });
 
+  test('fields with a spec limit stop there in the browser (Kratos sends no maxlength for traits); a password never does', () => {
+    const registration = render(fixture('registration-step1'));
+    expect(tag(registration, /<input[^>]*name="traits\.name"[^>]*>/).toLowerCase()).toContain('maxlength="32"');
+    expect(tag(registration, /<input[^>]*name="traits\.email"[^>]*>/).toLowerCase()).toContain('maxlength="255"');
+    const login = render(fixture('login-fresh'));
+    expect(tag(login, /<input[^>]*name="identifier"[^>]*>/).toLowerCase()).toContain('maxlength="255"');
+    expect(tag(login, /<input[^>]*name="password"[^>]*>/).toLowerCase()).not.toContain('maxlength');
+  });
+
   test('registration step 2: traits as hidden inputs, "Back" skips browser validation, submit labels overridable', () => {
     const html = render(fixture('registration-step2'), { submitLabels: { 'method:password': 'Create account' } });
     expect(html).toContain('<input type="hidden" name="traits.email" value="ada@example.com"/>');

@@ -19,6 +19,19 @@ import { TextInput } from '../TextInput.tsx';
 import { nodeLabel, providerName, translateText } from './labels.ts';
 import { ProviderMark, providerBrand } from './ProviderMark.tsx';
 import { isSocialContinue, knownProvider } from '../../../core/kratos/social.ts';
+import { LIMITS } from '../../../core/limits.ts';
+
+/**
+ * Kratos gives no `maxlength` for traits (its identity schema's `maxLength` is only checked after a
+ * post), so the fields with a spec §5 limit get it here: the browser stops at the limit instead of
+ * answering "too long" after the form was sent. Not the password: a sign-in must send what was typed.
+ */
+const FIELD_MAX_LENGTH: Readonly<Record<string, number>> = {
+  'traits.name': LIMITS.nameMax,
+  'traits.email': LIMITS.emailMax,
+  identifier: LIMITS.emailMax,
+  email: LIMITS.emailMax,
+};
 
 export function isSubmitNode(node: UiNode): boolean {
   const type = node.attributes.type;
@@ -166,7 +179,7 @@ export function FlowNode(props: FlowNodeProps) {
     required: a.required,
     disabled: a.disabled,
     autoComplete: a.autocomplete,
-    maxLength: a.maxlength,
+    maxLength: a.maxlength ?? FIELD_MAX_LENGTH[name],
     pattern: a.pattern,
     autoFocus: props.autoFocus || undefined,
   };

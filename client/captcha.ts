@@ -1,6 +1,7 @@
 // The captcha island (decision 170), loaded next to the reCAPTCHA widget: Google's script renders the
 // widgets present when it loads; a form the form island swaps in (a refused post) brings an empty
-// `.g-recaptcha`, rendered here, without the JS-off fallback the swap brought along.
+// `.g-recaptcha`, rendered here, without the JS-off fallback the swap brought along. A page that had no
+// widget gets this island and Google's script from the swap itself (client/islands/enhance.ts).
 type Grecaptcha = { render(element: Element, options: { sitekey: string }): unknown };
 
 function renderNew(): void {
@@ -15,3 +16,5 @@ function renderNew(): void {
 }
 
 document.addEventListener('islands:mount', renderNew);
+// Loaded by a swap (the form island runs a fragment's new scripts): the fallback it brought goes now.
+renderNew();

@@ -9,6 +9,12 @@ import { toast, toastRegion } from './toasts.ts';
 
 const ENHANCED = 'form[data-enhance], form[data-island="form"]';
 
+/** Enter pressed the form's hidden copy of its main button (FlowForm's DefaultSubmit): the spinner goes on the one people see. */
+function visibleSubmitter(form: HTMLFormElement, submitter: HTMLElement | null): HTMLElement | null {
+  if (!(submitter instanceof HTMLButtonElement) || !submitter.hasAttribute('data-default-submit')) return submitter;
+  return Array.from(form.querySelectorAll('button')).find((b) => b !== submitter && b.name === submitter.name && b.value === submitter.value) ?? null;
+}
+
 /**
  * While a form is in flight its buttons are disabled and its submitter shows a spinner. In a dialog
  * (ConfirmDialog) the Cancel link is disabled too and closing is ignored until the answer comes
@@ -25,22 +31,54 @@ function setBusy(form: HTMLFormElement, submitter: HTMLElement | null, busy: boo
     } else if (button.dataset.wasDisabled === undefined) button.disabled = false;
     else delete button.dataset.wasDisabled;
   }
-  const loading = submitter || form.querySelector<HTMLElement>('button[type="submit"], button:not([type])');
+  const loading = visibleSubmitter(form, submitter) || form.querySelector<HTMLElement>('button[type="submit"]:not([data-default-submit]), button:not([type])');
   if (!loading) return;
   loading.classList.toggle('btn--loading', busy);
   loading.toggleAttribute('aria-busy', busy);
 }
 
-/** The form again, from the server's fragment: same id, or the only form when it has none. */
-export function fragmentFor(form: HTMLFormElement, html: string): HTMLFormElement | null {
+type Fragment = { form: HTMLFormElement; scripts: HTMLScriptElement[] };
+
+/**
+ * The form again, from the server's fragment: same id, or the only form when it has none; with the
+ * fragment's scripts, in the form or not (React puts an async script first in what it renders).
+ */
+function fragmentFor(form: HTMLFormElement, html: string): Fragment | null {
   const template = document.createElement('template');
   template.innerHTML = html;
   const found = form.id ? template.content.getElementById(form.id) : template.content.querySelector('form');
-  return found instanceof HTMLFormElement ? found : null;
+  return found instanceof HTMLFormElement ? { form: found, scripts: Array.from(template.content.querySelectorAll('script')) } : null;
 }
 
-function swap(form: HTMLFormElement, next: HTMLFormElement): void {
+// Scripts this page has run, by address: the page's own and those a swap added.
+const ranScripts = new Set<string>();
+
+/**
+ * A swapped-in form may bring an island the page never loaded (the captcha, once a refused sign-in makes
+ * it due), but scripts parsed into a fragment never run: each one the page has not run yet is added anew
+ * (the CSP's 'strict-dynamic' trusts what our scripts add). Read before the old form goes: its scripts ran.
+ */
+function noteRanScripts(): void {
+  for (const script of Array.from(document.scripts)) if (script.src) ranScripts.add(script.src);
+}
+
+function runNewScripts(scripts: readonly HTMLScriptElement[]): void {
+  for (const inert of scripts) {
+    if (!inert.src || ranScripts.has(inert.src)) continue;
+    ranScripts.add(inert.src);
+    const script = document.createElement('script');
+    if (inert.type) script.type = inert.type;
+    script.async = true;
+    script.src = inert.src;
+    document.head.append(script);
+  }
+}
+
+function swap(form: HTMLFormElement, fragment: Fragment): void {
+  const next = fragment.form;
+  noteRanScripts();
   form.replaceWith(next);
+  runNewScripts(fragment.scripts);
   next.dispatchEvent(new CustomEvent('islands:mount', { bubbles: true }));
   const first = next.querySelector<HTMLElement>('[aria-invalid="true"]') || next.querySelector<HTMLElement>('[role="alert"]');
   if (first) first.focus();
@@ -85,7 +123,7 @@ async function submit(form: HTMLFormElement, submitter: HTMLElement | null): Pro
     if (!leaving) {
       setBusy(form, submitter, false);
       // Disabling the pressed button took the focus away: give it back, where the keyboard user was.
-      if (document.activeElement === document.body) submitter?.focus();
+      if (document.activeElement === document.body) visibleSubmitter(form, submitter)?.focus();
       finishNavigationProgress();
     }
   }

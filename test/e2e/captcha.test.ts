@@ -79,3 +79,29 @@ describe('sign-up with the captcha', () => {
     await Promise.all([page.waitForURL(/\/sign-up\/verification\?flow=/), page.click('button[name="method"][value="password"]')]);
   });
 });
+
+describe('sign-in after repeated failures', () => {
+  it('JavaScript on: the failure that makes the captcha due swaps in a working widget (its scripts were not on the page); ticked, the right password signs in', async () => {
+    const { email, password } = await screens.newAccount('captcha-sign-in');
+    const page = await screens.openPage(true);
+    await page.goto(`${screens.stack.appUrl}/sign-in`);
+    expect(await page.locator('.g-recaptcha').count()).toBe(0);
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      screens.provoke(400);
+      await page.fill('#field-identifier', email);
+      await page.fill('#field-password', 'Wrong-Password-123');
+      await Promise.all([page.waitForResponse((answer) => answer.request().method() === 'POST'), page.click('button[name="method"][value="password"]')]);
+      // Swapped: the refused form comes back with an empty password.
+      await expect.poll(() => page.inputValue('#field-password')).toBe('');
+    }
+    // Google's script and the captcha island came with the swapped form: the widget is drawn, no fallback.
+    await page.waitForSelector('iframe[title="reCAPTCHA"]');
+    expect(await page.locator('.captcha__fallback-frame').count()).toBe(0);
+    await page.fill('#field-password', password);
+    await page.frameLocator('iframe[title="reCAPTCHA"]').locator('#robot').check();
+    await expect.poll(() => page.inputValue('textarea[name="g-recaptcha-response"]')).toMatch(/^stand-in-/);
+    expect(await page.locator('textarea[name="g-recaptcha-response"]').count()).toBe(1);
+    await Promise.all([page.waitForURL(`${screens.stack.appUrl}/`), page.click('button[name="method"][value="password"]')]);
+    expect(captcha.verifications.at(-1)).toMatchObject({ success: true });
+  });
+});

@@ -5,7 +5,7 @@
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { catalogueText } from '../support/browser.ts';
-import { uniqueEmail } from '../support/fixtures.ts';
+import { STRONG_PASSWORD, uniqueEmail } from '../support/fixtures.ts';
 import { onRealKratos } from '../support/stack.ts';
 import { h1, useScreenStack } from './screen-stack.ts';
 import { atProvider, PROVIDER_IDS, signOutFromHome } from './social-steps.ts';
@@ -51,6 +51,26 @@ for (const javaScriptEnabled of [true, false]) {
         expect(await h1(page)).toBe(greeting);
       });
     }
+
+    it('Enter in the password field signs in with the password, and Enter on sign-up goes to its next step: never to the first provider', async () => {
+      const { appUrl } = screens.stack;
+      const email = uniqueEmail('enter-key');
+      await screens.identities.create({ email, password: STRONG_PASSWORD });
+      const page = await screens.openPage(javaScriptEnabled);
+      await page.goto(`${appUrl}/sign-in`);
+      await page.fill('#field-identifier', email);
+      await page.fill('#field-password', STRONG_PASSWORD);
+      // Home, signed in: the first provider's button (Apple's sign-in page) would never come back here.
+      await Promise.all([page.waitForURL(`${appUrl}/`), page.press('#field-password', 'Enter')]);
+      await signOutFromHome(page, javaScriptEnabled);
+
+      await page.goto(`${appUrl}/sign-up`);
+      await page.fill('#field-traits-email', uniqueEmail('enter-key-up'));
+      await page.fill('#field-traits-name', 'Enter Key');
+      await page.check('#field-terms');
+      await page.press('#field-traits-name', 'Enter');
+      await page.waitForSelector('#field-password');
+    });
 
     it('a cancel at the provider: back on the sign-in form with our translated message', async () => {
       const { appUrl } = screens.stack;

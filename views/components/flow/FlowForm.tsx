@@ -17,7 +17,7 @@ import { Fragment, type ReactNode } from 'react';
 import { placeMessages, type Translate } from '../../../core/kratos/messages.ts';
 import type { UiContainer, UiNode, UiText } from '../../../core/kratos/types.ts';
 import { Alert } from '../Alert.tsx';
-import { FlowNode, isSubmitNode, nodeKey } from './FlowNode.tsx';
+import { FlowNode, isSecondarySubmit, isSubmitNode, nodeKey } from './FlowNode.tsx';
 import { isProviderButton } from '../../../core/kratos/social.ts';
 import { translateText, useCachedT } from './labels.ts';
 
@@ -76,6 +76,18 @@ function FormMessages(props: { messages: UiText[]; extra: readonly string[]; t: 
   );
 }
 
+/**
+ * Enter in a field presses the form's first submit button, which on a form with provider buttons is the
+ * first provider's ("Continue with Apple" took a typed password to Apple's sign-in). A copy of the main
+ * button first in the form, out of sight and of the tab order, makes Enter do what the form is for.
+ */
+function DefaultSubmit(props: { node: UiNode }) {
+  const a = props.node.attributes;
+  return (
+    <button type="submit" name={a.name} value={String(a.value ?? '')} className="visually-hidden" tabIndex={-1} aria-hidden="true" data-default-submit="" />
+  );
+}
+
 export function FlowForm(props: FlowFormProps) {
   const t = useCachedT();
   const omit = new Set(props.omit ?? []);
@@ -84,6 +96,8 @@ export function FlowForm(props: FlowFormProps) {
   const social = nodes.filter(isSocialNode);
   const fields = nodes.filter((node) => !isSocialNode(node) && !isSubmitNode(node));
   const submits = nodes.filter((node) => !isSocialNode(node) && isSubmitNode(node));
+  const main = submits.find((node) => !isSecondarySubmit(node));
+  const firstSubmit = social[0] ?? submits[0];
   const highlight = props.highlight && fields.some((node) => node.attributes.name === props.highlight) ? props.highlight : undefined;
 
   const errorsFor = (node: UiNode): string[] => {
@@ -94,6 +108,7 @@ export function FlowForm(props: FlowFormProps) {
 
   return (
     <form id={props.id} className={['flow-form', props.className].filter(Boolean).join(' ')} method="post" action={props.action} data-island="form">
+      {main && firstSubmit !== main ? <DefaultSubmit node={main} /> : null}
       {props.header}
       <FormMessages messages={placed.form} extra={props.formErrors ?? []} t={t} action={props.messageAction} />
       {social.length > 0 ? (

@@ -38,6 +38,12 @@ export function isSubmitNode(node: UiNode): boolean {
   return node.attributes.node_type === 'input' && (type === 'submit' || type === 'button');
 }
 
+/** Kratos's "Back" (screen=previous) and "Resend code": never blocked by empty required fields, never the form's main action. */
+export function isSecondarySubmit(node: UiNode): boolean {
+  const name = node.attributes.name ?? '';
+  return name === 'screen' || (node.group === 'code' && name !== 'method');
+}
+
 export function nodeKey(node: UiNode): string {
   const a = node.attributes;
   return `${node.group}:${a.name ?? a.id ?? a.node_type}:${a.type === 'submit' ? String(a.value ?? '') : ''}`;
@@ -149,8 +155,7 @@ export function FlowNode(props: FlowNodeProps) {
         </Button>
       );
     }
-    // Kratos's "Back" (screen=previous) and "Resend code" must not be blocked by empty required fields.
-    const secondary = name === 'screen' || (node.group === 'code' && name !== 'method');
+    const secondary = isSecondarySubmit(node);
     return (
       <Button
         type="submit"

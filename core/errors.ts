@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   forbidden: 'forbidden',
   csrfInvalid: 'csrf_invalid',
   notFound: 'not_found',
+  /** The flow posted to is unknown to Kratos (another instance's database, a made-up id): a new one is in the answer. */
+  flowMissing: 'self_service_flow_missing',
   methodNotAllowed: 'method_not_allowed',
   payloadTooLarge: 'payload_too_large',
   unsupportedMediaType: 'unsupported_media_type',

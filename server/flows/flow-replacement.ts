@@ -6,13 +6,14 @@
  *       csrf (403, a flow from another browser or a lost cookie) and missing (404) → a new flow.
  *   prefillFlow(flow, input)  → a copy whose empty, visible, non-secret inputs take the submitted values
  *       (passwords, codes and the CSRF token are never copied back into a page).
+ *   withoutEarlierErrors(flow) → a copy without the errors Kratos gave the last post (for a post we refuse ourselves).
  *   restartNotice(reason)     → the `flowError.*` key explaining why the form was reset.
  *   flowState(flow, action)   → the JSON "flow state" integrators get: the flow with `ui.action` pointing
  *       at OUR endpoint (they post there, never to Kratos directly).
  */
 import type { Request, Response } from 'express';
 import { getFlow, loadFlow, type CreateFlowParams, type LoadedFlow, type RestartReason, type SubmitOutcome } from './kratos.ts';
-import type { FlowKind, KratosFlow, UiNode } from '../../core/kratos/types.ts';
+import type { FlowKind, KratosFlow, UiNode, UiText } from '../../core/kratos/types.ts';
 
 const SECRET_FIELDS = new Set(['password', 'csrf_token', 'code', 'totp_code', 'lookup_secret']);
 
@@ -38,6 +39,19 @@ function prefillNode(node: UiNode, input: Readonly<Record<string, string | undef
 
 export function prefillFlow(flow: KratosFlow, input: Readonly<Record<string, string | undefined>>): KratosFlow {
   return { ...flow, ui: { ...flow.ui, nodes: flow.ui.nodes.map((node) => prefillNode(node, input)) } };
+}
+
+/**
+ * The flow without the errors Kratos gave an earlier post of it: a post we refuse before Kratos sees it
+ * (the captcha, our own checks) shows only why this one was refused, not also "incorrect password" from
+ * the last one. Kratos's other messages (a code was sent, choose a method) still describe the flow.
+ */
+export function withoutEarlierErrors(flow: KratosFlow): KratosFlow {
+  const current = (messages: UiText[] | undefined) => messages?.filter((message) => message.type !== 'error');
+  return {
+    ...flow,
+    ui: { ...flow.ui, messages: current(flow.ui.messages), nodes: flow.ui.nodes.map((node) => ({ ...node, messages: current(node.messages) ?? [] })) },
+  };
 }
 
 export function restartNotice(reason: RestartReason | undefined): string | undefined {

@@ -45,7 +45,7 @@ export function documentFlowScreen(paths: readonly string[], body: z.ZodType, do
         200: docs.post.ok,
         400: flowError(docs.post.invalid),
         403: flowError('Flow from another browser: continue with the new flow in `flow` (id in meta.flowId)'),
-        404: flowError('Unknown flow: continue with the new flow in `flow`'),
+        404: flowError('Unknown flow (code `self_service_flow_missing`): continue with the new flow in `flow`'),
         410: flowError('Flow expired or replaced: continue with the new flow in `flow`'),
         ...(rateLimited ? { 429: TOO_MANY_REQUESTS } : {}),
         ...docs.post.more,

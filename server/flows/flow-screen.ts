@@ -23,6 +23,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { ReactElement } from 'react';
 import type { z } from 'zod';
+import { AppError, ERROR_CODES } from '../../core/errors.ts';
 import { flowHasErrors, mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import type { FlowKind, KratosFlow } from '../../core/kratos/types.ts';
 import type { Translate } from '../../core/translate.ts';
@@ -32,7 +33,7 @@ import { authRateLimit, type RateLimitScope } from '../security/rate-limit.ts';
 import { startTimer, waitForFloor } from '../security/uniform-timing.ts';
 import { documentFlowScreen, type FlowScreenDocs } from './flow-screen-docs.ts';
 import { flowErrorJson, splitFieldErrors, visibleFieldNames } from './form-answers.ts';
-import { prefillFlow, replacementFlow, restartNotice } from './flow-replacement.ts';
+import { prefillFlow, replacementFlow, restartNotice, withoutEarlierErrors } from './flow-replacement.ts';
 import { flowParams, load, renderScreen, show, signedInTarget, withoutFlow, type Errors } from './flow-screen-show.ts';
 import { classifySubmit, getFlow, isFlowId, submitFlow, type CreateFlowParams, type KratosAnswer, type LoadedFlow, type SubmitOutcome } from './kratos.ts';
 import { screenQuery, withParams, type ScreenQuery } from './query.ts';
@@ -155,12 +156,14 @@ async function refuseBody<Body>(def: FlowScreen<Body>, screen: ScreenRequest, er
   const { req } = screen;
   const loaded = await load(def, screen, req.query.flow);
   if (!loaded.ok) return withoutFlow(def, screen, loaded);
-  const shown = def.prepare ? def.prepare(loaded.flow, screen) : loaded.flow;
+  // The flow posted to carries Kratos's answer to the post before; a replacement's messages say why it replaced it.
+  const flow = loaded.restarted ? loaded.flow : withoutEarlierErrors(loaded.flow);
+  const shown = def.prepare ? def.prepare(flow, screen) : flow;
   const visible = new Set([...visibleFieldNames(shown), ...(def.ownFields ?? [])]);
   const split = splitFieldErrors(errors.fieldErrors, visible);
   const notice = restartNotice(loaded.restarted);
   const formErrors = [...(notice ? [notice] : []), ...errors.formErrors, ...split.form];
-  await renderScreen(def, screen, prefillFlow(loaded.flow, screen.input), 400, { fieldErrors: split.fields, formErrors, code: errors.code });
+  await renderScreen(def, screen, prefillFlow(flow, screen.input), 400, { fieldErrors: split.fields, formErrors, code: errors.code });
 }
 
 /** Kratos answered with a flow: replaced, refused, or moved on to its next state. */
@@ -186,7 +189,12 @@ async function restart<Body>(def: FlowScreen<Body>, screen: ScreenRequest, outco
   if (!next.ok) return withoutFlow(def, screen, next);
   if (responseMode(req) === 'json') {
     const shown = def.prepare ? def.prepare(next.flow, screen) : next.flow;
-    return flowErrorJson(res, outcome.status, mapIdentityProviderError(outcome.status, outcome.body, t), shown, screen.action(next.flow.id));
+    // Kratos's 404 names no error id and says it in English: the code and text the page shows instead.
+    const error =
+      outcome.type === 'missing'
+        ? new AppError(outcome.status, ERROR_CODES.flowMissing, t('flowError.restartedMissing'))
+        : mapIdentityProviderError(outcome.status, outcome.body, t);
+    return flowErrorJson(res, outcome.status, error, shown, screen.action(next.flow.id));
   }
   if (def.onReplaced) return def.onReplaced(screen, next.flow, outcome);
   if (def.followExpiredFlow && outcome.type === 'expired') return respondRedirect(req, res, screen.action(next.flow.id));

@@ -60,7 +60,9 @@ async function view(screen: ScreenRequest, state: ScreenState) {
   allowChallengeClient(screen.res, state.flow);
   const email = screen.input.identifier;
   // A refused password sign-in counts towards the captcha (decision 170); the widget shows once it is due.
-  if (req.method === 'POST' && state.status >= 400 && req.body?.method === 'password') noteSignInFailure(req, screen.config, email);
+  // A post without `method` is a password sign-in too (the schema's default): it counts the same.
+  const passwordPost = req.method === 'POST' && req.body?.provider === undefined && (req.body?.method ?? 'password') === 'password';
+  if (passwordPost && state.status >= 400) noteSignInFailure(req, screen.config, email);
   const highlight = query.highlight === 'password' ? 'password' : query.highlight === 'email' ? 'identifier' : undefined;
   const extras = await signInExtras(screen, state);
   const linking = extras.link.state !== 'INITIAL';

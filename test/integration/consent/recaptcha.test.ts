@@ -7,6 +7,7 @@ import { startCaptchaStandIn, type CaptchaStandIn } from '../../../embedded/capt
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
 import { alerts, Browser, formAction, hiddenValue, openSignIn, openSignUp } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
+import { catalogueText } from '../../support/browser.ts';
 
 const SITE_KEY = 'stand-in-site-key';
 const SECRET = 'stand-in-secret-key';
@@ -54,8 +55,9 @@ describe('sign-up with reCAPTCHA v2', () => {
   test('the credential step shows the widget, its JS-off fallback, and the CSP names the captcha origin', async () => {
     const { page } = await credentialScreen(uniqueEmail('captcha-widget'));
     expect(page.text).toContain(`<div class="g-recaptcha" data-sitekey="${SITE_KEY}"></div>`);
-    expect(page.text).toMatch(new RegExp(`<script nonce="[^"]+" src="${captcha.scriptUrl}" async="" defer="">`));
-    expect(page.text).toContain(`<iframe class="captcha__fallback-frame" src="${captcha.url}/recaptcha/api/fallback?k=${SITE_KEY}"`);
+    // In the page's language (Google's `hl`), not the browser's.
+    expect(page.text).toMatch(new RegExp(`<script nonce="[^"]+" src="${captcha.scriptUrl}\\?hl=en" async="" defer="">`));
+    expect(page.text).toContain(`<iframe class="captcha__fallback-frame" src="${captcha.url}/recaptcha/api/fallback?k=${SITE_KEY}&amp;hl=en"`);
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toMatch(new RegExp(`script-src [^;]*${captcha.url}`));
     expect(csp).toMatch(new RegExp(`frame-src [^;]*${captcha.url}`));
@@ -144,5 +146,42 @@ describe('sign-in after repeated failures (SIGN_IN_CAPTCHA_AFTER_FAILURES, defau
     // A success clears the count for this address and IP: the next visit has no widget.
     const fresh = await openSignIn(new Browser(stack.appUrl));
     expect(fresh.page.text).not.toContain('g-recaptcha');
+  });
+
+  test('the refusal says only why this post was refused: not also the last post\'s "incorrect password"', async () => {
+    const person = await identities.create({ name: 'Stale' });
+    const browser = new Browser(stack.appUrl);
+    // Counted from an address of its own (TRUST_PROXY's default trusts the test's loopback proxy header).
+    const from = { 'x-forwarded-for': '203.0.113.71' };
+    let { action, csrf } = await openSignIn(browser);
+    let last = { text: '', status: 0 };
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      last = await browser.post(action, { csrf_token: csrf, identifier: person.email, password: 'Wrong-Password-123', method: 'password' }, from);
+      csrf = hiddenValue(last.text, 'csrf_token')!;
+      action = formAction(last.text, 'sign-in-form')!;
+    }
+    expect(alerts(last.text)).toContain(catalogueText('en', 'errorMessage.incorrectEmailOrPassword'));
+    const refused = await browser.post(action, { csrf_token: csrf, identifier: person.email, password: STRONG_PASSWORD, method: 'password' }, from);
+    expect(refused.status).toBe(400);
+    expect(alerts(refused.text)).toEqual([REFUSED]);
+    const json = await browser.postJson(action, { csrf_token: csrf, identifier: person.email, password: STRONG_PASSWORD }, from);
+    expect(JSON.parse(json.text)).toMatchObject({ code: 'recaptcha_v2_validation_failed', message: REFUSED });
+    expect(JSON.parse(json.text).meta?.messageId).toBeUndefined();
+  });
+
+  test('JSON posts without `method` (a password sign-in by default) count towards the captcha like form posts', async () => {
+    const person = await identities.create({ name: 'Jason' });
+    const browser = new Browser(stack.appUrl);
+    const { action, csrf } = await openSignIn(browser);
+    const codes: string[] = [];
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      const answer = await browser.postJson(
+        action,
+        { csrf_token: csrf, identifier: person.email, password: 'Wrong-Password-123' },
+        { 'x-forwarded-for': '203.0.113.72' },
+      );
+      codes.push(JSON.parse(answer.text).code);
+    }
+    expect(codes).toEqual(['incorrect_email_password', 'incorrect_email_password', 'incorrect_email_password', 'recaptcha_v2_validation_failed']);
   });
 });

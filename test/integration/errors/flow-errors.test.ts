@@ -3,6 +3,7 @@ import { createTestClock } from '../../../embedded/clock.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
 import { alerts, barAddress, Browser, formAction, hiddenValue, openSignIn, openSignUp } from '../../support/http.ts';
 import { onRealKratos, startStack, type Stack } from '../../support/stack.ts';
+import { catalogueText } from '../../support/browser.ts';
 import { startAppOnFake, startFakeKratos, GOOGLE_AUTHORIZE } from '../../support/fake-kratos.ts';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -124,6 +125,23 @@ describe('against the identity service', () => {
     expect(body.code).toBe('security_csrf_violation');
     expect(body.meta.errorCode).toBe('security_csrf_violation');
     expect(body.meta.flowId).toMatch(UUID);
+    expect(body.flow.ui.action).toContain(body.meta.flowId);
+  });
+
+  test("404 in JSON (a flow Kratos does not know): self_service_flow_missing in the reader's language, the new flow to go on with", async () => {
+    const browser = new Browser(stack.appUrl);
+    const { csrf } = await openSignIn(browser);
+    const unknown = '00000000-1111-4222-8333-444444444441';
+    const answer = await browser.postJson(
+      `/sign-in?flow=${unknown}`,
+      { csrf_token: csrf, identifier: 'x@example.com', password: STRONG_PASSWORD },
+      { 'accept-language': 'es' },
+    );
+    expect(answer.status).toBe(404);
+    const body = JSON.parse(answer.text);
+    expect(body).toMatchObject({ code: 'self_service_flow_missing', message: catalogueText('es', 'flowError.restartedMissing') });
+    expect(body.meta.flowId).toMatch(UUID);
+    expect(body.meta.flowId).not.toBe(unknown);
     expect(body.flow.ui.action).toContain(body.meta.flowId);
   });
 

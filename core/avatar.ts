@@ -30,16 +30,24 @@ export function sniffImageType(head: Uint8Array): ImageType | null {
 
 // Initials avatars: the page and the avatar island draw the same letters and tone.
 
-/** Up to two letters: first letters of the first and last words, or the first letter of an email. */
-export function initials(name: string): string {
-  const words = name
-    .trim()
+/** The first letter or digit of each word (a word of punctuation only has none). */
+function leadingLetters(text: string): string[] {
+  return text
     .split(/[\s@._-]+/)
-    .filter(Boolean);
-  if (words.length === 0) return '?';
-  const first = Array.from(words[0]!)[0] ?? '';
-  const last = words.length > 1 && !name.includes('@') ? (Array.from(words[words.length - 1]!)[0] ?? '') : '';
-  return (first + last).toLocaleUpperCase();
+    .map((word) => /[\p{L}\p{N}]/u.exec(word)?.[0])
+    .filter((letter): letter is string => letter !== undefined);
+}
+
+/**
+ * Up to two letters: first letters of the first and last words, or the first letter of an email. A note in
+ * brackets is not part of the name ("Document app (demo)" is DA, not "D(").
+ */
+export function initials(name: string): string {
+  const withoutNotes = name.replace(/\([^)]*\)|\[[^\]]*\]/g, ' ');
+  const letters = leadingLetters(withoutNotes).length > 0 ? leadingLetters(withoutNotes) : leadingLetters(name);
+  if (letters.length === 0) return '?';
+  const last = letters.length > 1 && !name.includes('@') ? letters[letters.length - 1]! : '';
+  return (letters[0]! + last).toLocaleUpperCase();
 }
 
 /** One of six background tones, stable for a name, so initials avatars are told apart. */

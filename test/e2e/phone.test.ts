@@ -1,6 +1,6 @@
 // The sign-in page on a phone (390 px wide), JS on and off: the remembered account's "Continue as"
 // chip keeps the address whole on one line (a long one ends in an ellipsis, the link's title holds it)
-// instead of breaking it mid-word (issue #16 item 8).
+// instead of breaking it mid-word (issue #16 item 8); a full-width button's long label wraps, never cut.
 import { describe, expect, it } from 'vitest';
 import { catalogueText } from '../support/browser.ts';
 import { useScreenStack } from './screen-stack.ts';
@@ -33,3 +33,23 @@ for (const javaScriptEnabled of [true, false]) {
     }
   });
 }
+
+describe('full-width buttons on a phone', () => {
+  it('a label longer than the button wraps to a second line instead of being cut', async () => {
+    const page = await screens.openPage(true);
+    await page.setViewportSize(PHONE);
+    // The invitation page's way out for a bad link (404): "Create an account without an invitation".
+    screens.provoke(404);
+    await page.goto(`${screens.stack.appUrl}/sign-up/invitation?token=not-a-token`);
+    const button = page.locator('a.btn--full[href="/sign-up"]');
+    expect((await button.innerText()).trim()).toBe(catalogueText('en', 'invitation.signUpInstead'));
+    const layout = await button.evaluate((el) => {
+      const label = el.querySelector('.btn__label')!;
+      return { cut: label.scrollWidth > label.clientWidth, height: el.getBoundingClientRect().height, width: el.getBoundingClientRect().width };
+    });
+    expect(layout.cut).toBe(false);
+    expect(layout.height).toBeGreaterThanOrEqual(44);
+    // A label that fits keeps the button's height: the size's, not a line's.
+    expect((await page.locator('a.btn--full[href="/sign-in"]').boundingBox())!.height).toBe(44);
+  });
+});

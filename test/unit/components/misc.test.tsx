@@ -25,6 +25,12 @@ describe('Avatar', () => {
     expect(initials('grace')).toBe('G');
     expect(initials('ada@example.com')).toBe('A');
     expect(initials('  ')).toBe('?');
+    // Letters only: a bracketed note and punctuation are not initials (the demo client was "D(").
+    expect(initials('Document app (demo)')).toBe('DA');
+    expect(initials('"Quoted" name')).toBe('QN');
+    expect(initials('(demo)')).toBe('D');
+    expect(initials('Élodie Ñúñez')).toBe('ÉÑ');
+    expect(initials('-- --')).toBe('?');
     const html = render(<Avatar name="Ada Lovelace" size="XXL" />);
     expect(tagWith(html, 'avatar')).toContain('avatar--XXL');
     expect(tagWith(html, 'avatar')).toContain('aria-label="Ada Lovelace"');
@@ -197,8 +203,8 @@ describe('the kit page and the stylesheet', () => {
     for (const px of Object.values(BREAKPOINTS)) expect(css).toContain(`${px}px`);
     for (const em of Object.values(LAYOUT_BREAKPOINTS)) expect(css).toContain(`(min-width: ${em}em)`);
     for (const [size, px] of Object.entries(AVATAR_SIZES)) expect(css).toContain(`.avatar--${size} { width: ${px}px; height: ${px}px;`);
-    expect(css).toMatch(/\.btn--XXS \{ height: 28px;/);
-    expect(css).toMatch(/\.btn--XXL \{ height: 56px;/);
+    expect(css).toMatch(/\.btn--XXS \{ --btn-height: 28px;/);
+    expect(css).toMatch(/\.btn--XXL \{ --btn-height: 56px;/);
     expect(css).toContain('--input-h: 48px');
     expect(css).toContain('--toast-w: 320px');
     expect(css).toContain('--popover-ms: 250ms');

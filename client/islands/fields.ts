@@ -32,11 +32,28 @@ export function mountFields(root: ParentNode): void {
     sync();
   }
   for (const box of all<HTMLInputElement>(root, 'input[data-indeterminate]')) box.indeterminate = true;
-  // The language switcher applies a choice at once; its Apply button is for pages without JavaScript.
+  // The language switcher applies a choice made with the pointer at once; its Apply button is for pages
+  // without JavaScript, and for the keyboard: arrows on a closed select change its value one language at a
+  // time, so a change made by keys waits for Enter or Apply (applying it reloaded the page at the first step).
   for (const form of all<HTMLFormElement>(root, 'form[data-island="language"]')) {
     if (!fresh(form)) continue;
-    for (const apply of all(form, '.lang-switcher__apply')) apply.hidden = true;
-    form.addEventListener('change', () => form.requestSubmit());
+    const applyButtons = all(form, '.lang-switcher__apply');
+    for (const apply of applyButtons) apply.hidden = true;
+    let byKeys = false;
+    form.addEventListener('keydown', (event) => {
+      if (!(event.target instanceof HTMLSelectElement)) return;
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        return form.requestSubmit();
+      }
+      // The select's own change comes in this task, before the timer.
+      byKeys = true;
+      setTimeout(() => (byKeys = false));
+    });
+    form.addEventListener('change', () => {
+      if (!byKeys) return form.requestSubmit();
+      for (const apply of applyButtons) apply.hidden = false;
+    });
   }
 }
 

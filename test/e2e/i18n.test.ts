@@ -100,6 +100,27 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
+describe('language switcher by keyboard, JavaScript on', () => {
+  it('arrows step through the languages without leaving the page; Enter applies the one reached', async () => {
+    const page = await languages.openPage(true);
+    await page.goto(`${languages.stack.appUrl}/sign-in`);
+    const select = page.locator('#site-language-select');
+    await select.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    // Two steps down (en → vi → fr), still on the English page, the focus still on the switcher.
+    expect(await select.inputValue()).toBe('fr');
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    expect(await select.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await page.locator('.site-footer .lang-switcher__apply').isVisible()).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getAttribute('html', 'lang')).toBe('fr');
+    // A pick with the pointer still applies at once.
+    await page.selectOption('#site-language-select', 'en');
+    await expect.poll(() => page.getAttribute('html', 'lang')).toBe('en');
+  });
+});
+
 const screens: string[] = [];
 
 /** Asserts the screen is Vietnamese: <html lang="vi"> and none of the English fragments visible. */

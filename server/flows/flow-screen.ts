@@ -160,7 +160,8 @@ async function refuseBody<Body>(def: FlowScreen<Body>, screen: ScreenRequest, er
   const flow = loaded.restarted ? loaded.flow : withoutEarlierErrors(loaded.flow);
   const shown = def.prepare ? def.prepare(flow, screen) : flow;
   const visible = new Set([...visibleFieldNames(shown), ...(def.ownFields ?? [])]);
-  const split = splitFieldErrors(errors.fieldErrors, visible);
+  // Integrators get every field's errors by name (meta.fields), a hidden field's too; a page shows those on the form.
+  const split = responseMode(req) === 'json' ? { fields: errors.fieldErrors, form: [] } : splitFieldErrors(errors.fieldErrors, visible);
   const notice = restartNotice(loaded.restarted);
   const formErrors = [...(notice ? [notice] : []), ...errors.formErrors, ...split.form];
   await renderScreen(def, screen, prefillFlow(flow, screen.input), 400, { fieldErrors: split.fields, formErrors, code: errors.code });

@@ -103,7 +103,7 @@ export const signUpBody = z
     'traits.name': z.string().optional(),
     password: z.string().optional(),
     provider: provider.optional(),
-    terms: z.union([z.string(), z.boolean()]).optional().describe('Acceptance of the terms of use: "on" or true'),
+    terms: z.union([z.string(), z.boolean()]).optional().describe('Acceptance of the terms of use: "on" or true (also "true", "1", "yes", "accepted")'),
   })
   .superRefine((body, ctx) => {
     if (body.screen === 'previous') return; // "Back": nothing to validate

@@ -168,7 +168,9 @@ export const signUpScreen: FlowScreen<SignUpBody> = {
     },
     post: {
       summary: 'Sign up: profile step (`method=profile`), credential step (`method=password`) or social (`provider`)',
-      description: 'A two-step registration answers the first step with the next state of the flow (200 in JSON, 303 back to the form in HTML).',
+      description:
+        'A two-step registration answers the first step with the next state of the flow (200 in JSON, 303 back to the form in HTML). ' +
+        'The credential step posts the values of its hidden nodes back too (`traits.email`, `traits.name`), as a browser does; a field missing is named in `meta.fields`.',
       ok: {
         description: 'Signed up: `redirect_to` is the verification screen; or the next step as `{ flow }`',
         schema: redirectResultSchema.or(flowStateResultSchema),

@@ -49,4 +49,19 @@ describe('sign-up JSON', () => {
     expect(body.code).toBe('validation_error');
     expect(body.meta.fields.terms).toEqual(['Please accept the Terms of Use and the Privacy Policy to continue.']);
   });
+
+  test('the credential step without the traits its hidden nodes carry: 400 naming the field (meta.fields), not a bare "required"', async () => {
+    const browser = new Browser(stack.appUrl);
+    const email = uniqueEmail('jsonup-traits');
+    identities.track(email);
+    const flow = await jsonFlow(browser, '/sign-up');
+    const step = JSON.parse(
+      (await browser.postJson(flow.ui.action, { csrf_token: csrfOf(flow), method: 'profile', traits: { email, name: 'Ada' }, terms: true })).text,
+    );
+    const answer = await browser.postJson(step.flow.ui.action, { csrf_token: csrfOf(step.flow), method: 'password', password: STRONG_PASSWORD, terms: true });
+    expect(answer.status).toBe(400);
+    const body = JSON.parse(answer.text);
+    expect(body.code).toBe('validation_error');
+    expect(body.meta.fields['traits.email']).toEqual(['This field is required.']);
+  });
 });

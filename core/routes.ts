@@ -62,6 +62,8 @@ export const VERIFICATION_PATHS = [ROUTES.verification, ROUTES.verifyAccount] as
 
 /** Where the browser lands after signing out: the sign-in page, told to drop what the islands stored. */
 export const AFTER_LOGOUT_PATH = `${ROUTES.signIn}?logged_out=1`;
+/** `logged_out`'s value when a guard turned away a form post (its change not made): the sign-in page says so. */
+export const SIGNED_OUT_UNSAVED = 'unsaved';
 
 /** Pages that also answer on ACCOUNT_HOST (spec §2); any other path there goes to PUBLIC_URL. */
 export const ACCOUNT_HOST_PATHS: readonly string[] = [

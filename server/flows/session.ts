@@ -2,7 +2,8 @@
  * Session helpers and route guards.
  *
  *   whoami(req, res)            → KratosSession | null (cached per request; no call without a session cookie)
- *   requireLogin                → middleware: a guest goes to `/sign-in?return_to=<this page>`
+ *   requireLogin                → middleware: a guest goes to `/sign-in?return_to=<this page>` (a form post adds
+ *                                 `logged_out=unsaved`: the page says the change was not saved)
  *                                 (JSON callers get 401 `{ code: 'unauthorized', message, meta }`); the session is
  *                                 left in `res.locals.kratosSession`
  *   requireLoginFrom(page)      → the same for a form's action: back to `page` after signing in
@@ -25,7 +26,7 @@ import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import { errorBody } from '../../core/errors.ts';
 import { respondRedirect, wantsJson } from './respond.ts';
 import type { KratosSession } from '../../core/kratos/types.ts';
-import { pathWithQuery, ROUTES } from '../../core/routes.ts';
+import { pathWithQuery, ROUTES, SIGNED_OUT_UNSAVED } from '../../core/routes.ts';
 
 export { whoami };
 
@@ -46,7 +47,9 @@ function loginGuard(page?: string): RequestHandler {
         const error = mapIdentityProviderError(401, undefined, (key, params) => String(req.t(key, params as never)));
         return void res.status(401).set('Cache-Control', 'no-store').json(errorBody(error));
       }
-      res.set('Cache-Control', 'no-store').redirect(303, here ? pathWithQuery(ROUTES.signIn, { return_to: here }) : ROUTES.signIn);
+      // A form posted after a sign-out elsewhere: its change was not made, and the sign-in page says so.
+      const unsaved = req.method === 'POST' ? { logged_out: SIGNED_OUT_UNSAVED } : {};
+      res.set('Cache-Control', 'no-store').redirect(303, pathWithQuery(ROUTES.signIn, { return_to: here || undefined, ...unsaved }));
     } catch (error) {
       next(error);
     }

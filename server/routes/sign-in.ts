@@ -17,7 +17,7 @@ import { Router, type RequestHandler } from 'express';
 import { createElement } from 'react';
 import { isProviderButton, knownProvider, socialFailureOf } from '../../core/kratos/social.ts';
 import type { KratosErrorBody } from '../../core/kratos/types.ts';
-import { ROUTES } from '../../core/routes.ts';
+import { ROUTES, SIGNED_OUT_UNSAVED } from '../../core/routes.ts';
 import { AccountLinkedPage, SignInForm, SignInPage, type SignInNotice } from '../../views/pages/SignInPage.tsx';
 import { confirmLinkedAccount, linkedDuringSignIn } from '../flows/account-link.ts';
 import { forgetLastAccount, readLastAccount, rememberLastAccount } from '../flows/app-cookies.ts';
@@ -46,13 +46,22 @@ import { clearSignInFailures, noteSignInFailure, signInNeedsCaptcha } from '../s
 /** Guests only, but `refresh=true` gets the refresh flow, and Hydra's login challenge its gate (flows/oauth2-login.ts). */
 const guestOrRefresh: RequestHandler = (req, res, next) => (req.query.refresh === 'true' ? next() : guestOrChallenge(req, res, next));
 
-/** The page a sign-out lands on (AFTER_LOGOUT_PATH): its first view, not the answers to the form posted from it. */
-const afterSignOut = (screen: ScreenRequest) => screen.req.method === 'GET' && screen.req.query.logged_out === '1';
+/**
+ * The page a sign-out lands on (AFTER_LOGOUT_PATH), or a guard sent a form post to after a sign-out elsewhere
+ * (SIGNED_OUT_UNSAVED): its first view, not the answers to the form posted from it.
+ */
+function signOutShown(screen: ScreenRequest): 'signed-out' | 'unsaved' | undefined {
+  if (screen.req.method !== 'GET') return undefined;
+  const marker = screen.req.query.logged_out;
+  return marker === '1' ? 'signed-out' : marker === SIGNED_OUT_UNSAVED ? 'unsaved' : undefined;
+}
 
 /** A social start waiting for the user's click, else the sign-out this page follows (spec's errorMessage.forceLogoutTitle). */
 function signInNotice(screen: ScreenRequest, askedProvider: string | undefined): SignInNotice | undefined {
   if (askedProvider) return { kind: 'social-start', text: screen.t('social.startText', { provider: askedProviderName(screen, askedProvider) }) };
-  return afterSignOut(screen) ? { kind: 'signed-out', text: screen.t('errorMessage.forceLogoutTitle') } : undefined;
+  const signOut = signOutShown(screen);
+  if (signOut === 'unsaved') return { kind: 'signed-out', text: screen.t('authPage.signedOutUnsaved') };
+  return signOut ? { kind: 'signed-out', text: screen.t('errorMessage.forceLogoutTitle') } : undefined;
 }
 
 async function view(screen: ScreenRequest, state: ScreenState) {
@@ -94,7 +103,7 @@ async function view(screen: ScreenRequest, state: ScreenState) {
         lastAccount,
         continueAsHref: lastAccount ? screen.link(ROUTES.signIn, { flow: state.flow.id, email: lastAccount.email, loginHint: undefined }) : undefined,
         forgetAccountAction: screen.link(ROUTES.forgetAccount),
-        clearStorage: afterSignOut(screen) ? ['token'] : undefined,
+        clearStorage: signOutShown(screen) ? ['token'] : undefined,
         context: { from: query.from, action: query.action, platform: query.platform },
       }),
     fragment: () => createElement(SignInForm, formProps),

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signIn, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
 import { Browser, flowFormAction } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { ROUTES } from '../../../core/routes.ts';
+import { ROUTES, SIGNED_OUT_UNSAVED } from '../../../core/routes.ts';
+import { catalogueText } from '../../support/browser.ts';
 
 let stack: Stack;
 let documentApp: Stack;
@@ -33,6 +34,7 @@ describe('login required', () => {
     const location = new URL(answer.location!, stack.appUrl);
     expect(location.pathname).toBe('/sign-in');
     expect(location.searchParams.get('return_to')).toBe(`${stack.appUrl}/?tab=1`);
+    expect(location.searchParams.has('logged_out')).toBe(false); // nothing was lost: no notice
   });
 
   test('a guest posting one of the profile page’s forms comes back to that page after signing in, not to the form’s action', async () => {
@@ -47,6 +49,12 @@ describe('login required', () => {
     await identities.create({ email, name: 'Grace' });
     const browser = new Browser(stack.appUrl);
     const toSignIn = await browser.post(ROUTES.signOutEverywhere, {});
+    // The sign-in page says the change was not made (JavaScript off has no session-changed dialog before it).
+    expect(new URL(toSignIn.location!, stack.appUrl).searchParams.get('logged_out')).toBe(SIGNED_OUT_UNSAVED);
+    for (const lng of ['en', 'vi']) {
+      const page = await new Browser(stack.appUrl).follow(`${toSignIn.location!}&lng=${lng}`);
+      expect(/data-notice="signed-out"[^>]*>([\s\S]*?)<\/div>/.exec(page.text)?.[1], lng).toContain(catalogueText(lng, 'authPage.signedOutUnsaved'));
+    }
     const signedIn = await signIn(browser, email, undefined, new URL(toSignIn.location!, stack.appUrl).search);
     expect(signedIn.status).toBe(303);
     expect(new URL(signedIn.location!, stack.appUrl).pathname).toBe(ROUTES.profile);

@@ -20,6 +20,7 @@ import type { KratosFlow } from '../../core/kratos/types.ts';
 import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 import { flowScreenRoutes, type FlowScreen, type ScreenRequest } from '../flows/flow-screen.ts';
 import { errorId } from '../flows/kratos.ts';
+import { withoutEarlierErrors } from '../flows/flow-replacement.ts';
 import { respondError, respondRedirect, responseMode } from '../flows/respond.ts';
 import { requireLogin, sessionEmail } from '../flows/session.ts';
 import { translateValidation } from '../flows/schemas.ts';
@@ -92,7 +93,8 @@ function refuse(screen: ScreenRequest, flow: KratosFlow, built: Extract<Settings
   const field = FIELD_OF[method];
   return renderProfile(screen.req, screen.res, {
     status: 400,
-    flow,
+    // Not the errors of the post before (a refused password under the password field beside a name refused now).
+    flow: withoutEarlierErrors(flow),
     user: userOf(screen.res),
     failedMethod: method,
     fragment: method,

@@ -177,6 +177,21 @@ describe('password', () => {
     expect((await signIn(new Browser(env.appUrl), u.email, STRONG_PASSWORD)).status).toBe(303);
   });
 
+  test("after a refused password, the name form's answers show no password error: neither a name refused by our check nor a name saved", async () => {
+    const u = await users.signedIn({ name: 'Before' });
+    const similar = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: u.email });
+    expect(fieldError(similar.text, 'field-password')).toBeTruthy();
+    const tooLong = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': 'x'.repeat(33) });
+    expect(tooLong.status).toBe(400);
+    expect(fieldError(tooLong.text, 'field-traits-name')).toBeTruthy();
+    expect(fieldError(tooLong.text, 'field-password')).toBeUndefined();
+    const saved = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'profile', 'traits.name': 'After' });
+    expect(saved.status).toBe(303);
+    const page = await u.browser.get(saved.location!);
+    expect(page.text).toContain('Your changes have been saved!');
+    expect(fieldError(page.text, 'field-password')).toBeUndefined();
+  });
+
   standInOnly('haveibeenpwned is off for real Kratos: the tests have no network')('a leaked password is refused with Kratos’s translated message', async () => {
     const u = await users.signedIn();
     const leaked = await u.browser.post(u.settingsAction, { csrf_token: u.flowCsrf, method: 'password', password: 'password123' });

@@ -163,7 +163,8 @@ async function refuseBody<Body>(def: FlowScreen<Body>, screen: ScreenRequest, er
   // Integrators get every field's errors by name (meta.fields), a hidden field's too; a page shows those on the form.
   const split = responseMode(req) === 'json' ? { fields: errors.fieldErrors, form: [] } : splitFieldErrors(errors.fieldErrors, visible);
   const notice = restartNotice(loaded.restarted);
-  const formErrors = [...(notice ? [notice] : []), ...errors.formErrors, ...split.form];
+  // The refusal first: a JSON answer's message is the first, and must say what its code says.
+  const formErrors = [...errors.formErrors, ...split.form, ...(notice ? [notice] : [])];
   await renderScreen(def, screen, prefillFlow(flow, screen.input), 400, { fieldErrors: split.fields, formErrors, code: errors.code });
 }
 

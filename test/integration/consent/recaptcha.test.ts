@@ -167,6 +167,13 @@ describe('sign-in after repeated failures (SIGN_IN_CAPTCHA_AFTER_FAILURES, defau
     const json = await browser.postJson(action, { csrf_token: csrf, identifier: person.email, password: STRONG_PASSWORD }, from);
     expect(JSON.parse(json.text)).toMatchObject({ code: 'recaptcha_v2_validation_failed', message: REFUSED });
     expect(JSON.parse(json.text).meta?.messageId).toBeUndefined();
+    // On a flow that is gone too, the message still says what the code says (it said "this form was no longer available").
+    const gone = await browser.postJson(
+      '/sign-in?flow=00000000-1111-4222-8333-444444444442',
+      { csrf_token: csrf, identifier: person.email, password: STRONG_PASSWORD },
+      from,
+    );
+    expect(JSON.parse(gone.text)).toMatchObject({ code: 'recaptcha_v2_validation_failed', message: REFUSED });
   });
 
   test('JSON posts without `method` (a password sign-in by default) count towards the captcha like form posts', async () => {

@@ -11,8 +11,8 @@ const ENHANCED = 'form[data-enhance], form[data-island="form"]';
 
 /** Enter pressed the form's hidden copy of its main button (FlowForm's DefaultSubmit): the spinner goes on the one people see. */
 function visibleSubmitter(form: HTMLFormElement, submitter: HTMLElement | null): HTMLElement | null {
-  if (!(submitter instanceof HTMLButtonElement) || !submitter.hasAttribute('data-default-submit')) return submitter;
-  return Array.from(form.querySelectorAll('button')).find((b) => b !== submitter && b.name === submitter.name && b.value === submitter.value) ?? null;
+  if (!(submitter instanceof HTMLInputElement) || !submitter.hasAttribute('data-default-submit')) return submitter;
+  return Array.from(form.querySelectorAll('button')).find((b) => b.name === submitter.name && b.value === submitter.value) ?? null;
 }
 
 /**
@@ -31,7 +31,7 @@ function setBusy(form: HTMLFormElement, submitter: HTMLElement | null, busy: boo
     } else if (button.dataset.wasDisabled === undefined) button.disabled = false;
     else delete button.dataset.wasDisabled;
   }
-  const loading = visibleSubmitter(form, submitter) || form.querySelector<HTMLElement>('button[type="submit"]:not([data-default-submit]), button:not([type])');
+  const loading = visibleSubmitter(form, submitter) || form.querySelector<HTMLElement>('button[type="submit"], button:not([type])');
   if (!loading) return;
   loading.classList.toggle('btn--loading', busy);
   loading.toggleAttribute('aria-busy', busy);
@@ -46,6 +46,8 @@ type Fragment = { form: HTMLFormElement; scripts: HTMLScriptElement[] };
 function fragmentFor(form: HTMLFormElement, html: string): Fragment | null {
   const template = document.createElement('template');
   template.innerHTML = html;
+  // Parsed off-document, <noscript> content is live (the captcha's fallback frame would load): this page runs scripts.
+  template.content.querySelectorAll('noscript').forEach((fallback) => fallback.remove());
   const found = form.id ? template.content.getElementById(form.id) : template.content.querySelector('form');
   return found instanceof HTMLFormElement ? { form: found, scripts: Array.from(template.content.querySelectorAll('script')) } : null;
 }

@@ -96,6 +96,21 @@ describe('FlowForm renders Kratos nodes generically', () => {
     expect(tag(login, /<input[^>]*name="password"[^>]*>/).toLowerCase()).not.toContain('maxlength');
   });
 
+  test('with provider buttons first, Enter presses the main button: its hidden copy (an input, not a button) opens the form', () => {
+    const firstInForm = (html: string) => /<form[^>]*>(<[^>]+>)/.exec(html)?.[1] ?? '';
+    const login = render(fixture('login-fresh'));
+    const copy = firstInForm(login);
+    for (const attribute of ['type="submit"', 'name="method"', 'value="password"', 'tabindex="-1"', 'aria-hidden="true"', 'data-default-submit=""'])
+      expect(copy.toLowerCase()).toContain(attribute);
+    expect(copy).toMatch(/^<input /);
+    expect(login.match(/<button[^>]*name="method"[^>]*>/g)).toHaveLength(1);
+    // The credential step of a sign-up: the password, not "Back" (screen=previous), after the provider buttons.
+    expect(firstInForm(render(fixture('registration-step2')))).toContain('value="password"');
+    // The main button first already (a code form; a social sign-up's own "Continue"): nothing added.
+    expect(render(fixture('login-unknown-method'))).not.toContain('data-default-submit');
+    expect(render(fixture('registration-oidc-complete'))).not.toContain('data-default-submit');
+  });
+
   test('registration step 2: traits as hidden inputs, "Back" skips browser validation, submit labels overridable', () => {
     const html = render(fixture('registration-step2'), { submitLabels: { 'method:password': 'Create account' } });
     expect(html).toContain('<input type="hidden" name="traits.email" value="ada@example.com"/>');

@@ -79,12 +79,21 @@ function FormMessages(props: { messages: UiText[]; extra: readonly string[]; t: 
 /**
  * Enter in a field presses the form's first submit button, which on a form with provider buttons is the
  * first provider's ("Continue with Apple" took a typed password to Apple's sign-in). A copy of the main
- * button first in the form, out of sight and of the tab order, makes Enter do what the form is for.
+ * button first in the form, out of sight and of the tab order, makes Enter do what the form is for
+ * (decision 250). An <input>, not a <button>: whatever finds the form's buttons finds only the ones shown.
  */
 function DefaultSubmit(props: { node: UiNode }) {
   const a = props.node.attributes;
   return (
-    <button type="submit" name={a.name} value={String(a.value ?? '')} className="visually-hidden" tabIndex={-1} aria-hidden="true" data-default-submit="" />
+    <input
+      type="submit"
+      name={a.name}
+      defaultValue={String(a.value ?? '')}
+      className="visually-hidden"
+      tabIndex={-1}
+      aria-hidden="true"
+      data-default-submit=""
+    />
   );
 }
 

@@ -4,6 +4,7 @@ import { Alert } from '../components/Alert.tsx';
 import { Button } from '../components/Button.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { FlowForm, type FlowFormProps } from '../components/flow/FlowForm.tsx';
+import { isSecondarySubmit, isSubmitNode } from '../components/flow/FlowNode.tsx';
 import { useT } from '../context.ts';
 
 /** Kratos 4070001: the link or code was used already — for our users, "already verified" (spec §8). */
@@ -67,6 +68,8 @@ export function VerificationPage(props: VerificationPageProps) {
           ? t('verification.subtitleSentTo', { email: props.email })
           : t('verification.subtitleSent')
       : t('verification.subtitleEmail');
+  // Kratos's "Send a new code" in the form already does what the footer's link offers: one way, not two.
+  const resendsInForm = props.form.ui.nodes.some((node) => isSubmitNode(node) && isSecondarySubmit(node) && node.attributes.name !== 'screen');
   return (
     <AuthCard
       page="verification"
@@ -74,11 +77,13 @@ export function VerificationPage(props: VerificationPageProps) {
       subtitle={subtitle}
       footer={
         <>
-          <p>
-            <a href={props.resendHref} data-link="resend">
-              {t('verification.resendLink')}
-            </a>
-          </p>
+          {resendsInForm ? null : (
+            <p>
+              <a href={props.resendHref} data-link="resend">
+                {t('verification.resendLink')}
+              </a>
+            </p>
+          )}
           <p>
             <a href={props.signInHref} data-link="sign-in">
               {t('verification.backToSignIn')}

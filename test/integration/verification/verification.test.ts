@@ -47,6 +47,7 @@ describe('verification screens (HTML, no JavaScript)', () => {
     expect(flowFormAction(page.text)).toMatch(/^\/sign-up\/verification\?flow=[0-9a-f-]{36}$/);
     expect(page.text).toContain('name="email"');
     expect(visibleText(page.text)).toContain('Verify your email');
+    expect(page.text).toContain('data-link="resend"'); // no code sent yet: the way to the resend screen
   });
 
   it('verifies with the emailed code, shows success and leads on to sign-in', async () => {
@@ -57,6 +58,9 @@ describe('verification screens (HTML, no JavaScript)', () => {
     const page = await agent.get(`/sign-up/verification?flow=${flow}`).expect(200);
     expect(page.text).toContain('name="code"');
     expect(visibleText(page.text)).toContain(`Enter the code we sent to ${email}.`);
+    // Kratos's "Send a new code" is in the form: the footer offers no second way to the same.
+    expect(page.text).toMatch(/<button[^>]*name="email"[^>]*>/);
+    expect(page.text).not.toContain('data-link="resend"');
 
     const wrong = await agent
       .post(`/sign-up/verification?flow=${flow}`)

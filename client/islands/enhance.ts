@@ -9,12 +9,6 @@ import { toast, toastRegion } from './toasts.ts';
 
 const ENHANCED = 'form[data-enhance], form[data-island="form"]';
 
-/** Enter pressed the form's hidden copy of its main button (FlowForm's DefaultSubmit): the spinner goes on the one people see. */
-function visibleSubmitter(form: HTMLFormElement, submitter: HTMLElement | null): HTMLElement | null {
-  if (!(submitter instanceof HTMLInputElement) || !submitter.hasAttribute('data-default-submit')) return submitter;
-  return Array.from(form.querySelectorAll('button')).find((b) => b.name === submitter.name && b.value === submitter.value) ?? null;
-}
-
 /**
  * While a form is in flight its buttons are disabled and its submitter shows a spinner. In a dialog
  * (ConfirmDialog) the Cancel link is disabled too and closing is ignored until the answer comes
@@ -31,13 +25,13 @@ function setBusy(form: HTMLFormElement, submitter: HTMLElement | null, busy: boo
     } else if (button.dataset.wasDisabled === undefined) button.disabled = false;
     else delete button.dataset.wasDisabled;
   }
-  const loading = visibleSubmitter(form, submitter) || form.querySelector<HTMLElement>('button[type="submit"], button:not([type])');
+  const loading = submitter || form.querySelector<HTMLElement>('button[type="submit"], button:not([type])');
   if (!loading) return;
   loading.classList.toggle('btn--loading', busy);
   loading.toggleAttribute('aria-busy', busy);
 }
 
-type Fragment = { form: HTMLFormElement; scripts: HTMLScriptElement[] };
+type Fragment = { form: HTMLFormElement; scripts: NodeListOf<HTMLScriptElement> };
 
 /**
  * The form again, from the server's fragment: same id, or the only form when it has none; with the
@@ -49,38 +43,29 @@ function fragmentFor(form: HTMLFormElement, html: string): Fragment | null {
   // Parsed off-document, <noscript> content is live (the captcha's fallback frame would load): this page runs scripts.
   template.content.querySelectorAll('noscript').forEach((fallback) => fallback.remove());
   const found = form.id ? template.content.getElementById(form.id) : template.content.querySelector('form');
-  return found instanceof HTMLFormElement ? { form: found, scripts: Array.from(template.content.querySelectorAll('script')) } : null;
+  return found instanceof HTMLFormElement ? { form: found, scripts: template.content.querySelectorAll('script') } : null;
 }
 
-// Scripts this page has run, by address: the page's own and those a swap added.
+// Scripts this page has run, by address (inline ones as ''): the page's own and those a swap added.
 const ranScripts = new Set<string>();
 
 /**
  * A swapped-in form may bring an island the page never loaded (the captcha, once a refused sign-in makes
  * it due), but scripts parsed into a fragment never run: each one the page has not run yet is added anew
- * (the CSP's 'strict-dynamic' trusts what our scripts add). Read before the old form goes: its scripts ran.
+ * (the CSP's 'strict-dynamic' trusts what our scripts add). The old form's scripts are noted before it goes.
  */
-function noteRanScripts(): void {
-  for (const script of Array.from(document.scripts)) if (script.src) ranScripts.add(script.src);
-}
-
-function runNewScripts(scripts: readonly HTMLScriptElement[]): void {
-  for (const inert of scripts) {
-    if (!inert.src || ranScripts.has(inert.src)) continue;
+function swap(form: HTMLFormElement, fragment: Fragment): void {
+  const next = fragment.form;
+  for (const script of document.scripts) ranScripts.add(script.src);
+  form.replaceWith(next);
+  for (const inert of fragment.scripts) {
+    if (ranScripts.has(inert.src)) continue;
     ranScripts.add(inert.src);
     const script = document.createElement('script');
-    if (inert.type) script.type = inert.type;
-    script.async = true;
+    script.type = inert.type;
     script.src = inert.src;
     document.head.append(script);
   }
-}
-
-function swap(form: HTMLFormElement, fragment: Fragment): void {
-  const next = fragment.form;
-  noteRanScripts();
-  form.replaceWith(next);
-  runNewScripts(fragment.scripts);
   next.dispatchEvent(new CustomEvent('islands:mount', { bubbles: true }));
   const first = next.querySelector<HTMLElement>('[aria-invalid="true"]') || next.querySelector<HTMLElement>('[role="alert"]');
   if (first) first.focus();
@@ -125,7 +110,7 @@ async function submit(form: HTMLFormElement, submitter: HTMLElement | null): Pro
     if (!leaving) {
       setBusy(form, submitter, false);
       // Disabling the pressed button took the focus away: give it back, where the keyboard user was.
-      if (document.activeElement === document.body) visibleSubmitter(form, submitter)?.focus();
+      if (document.activeElement === document.body) submitter?.focus();
       finishNavigationProgress();
     }
   }

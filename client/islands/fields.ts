@@ -37,23 +37,19 @@ export function mountFields(root: ParentNode): void {
   // time, so a change made by keys waits for Enter or Apply (applying it reloaded the page at the first step).
   for (const form of all<HTMLFormElement>(root, 'form[data-island="language"]')) {
     if (!fresh(form)) continue;
-    const applyButtons = all(form, '.lang-switcher__apply');
-    for (const apply of applyButtons) apply.hidden = true;
+    const apply = form.querySelector<HTMLElement>('.lang-switcher__apply')!;
+    apply.hidden = true;
     let byKeys = false;
     form.addEventListener('keydown', (event) => {
-      if (!(event.target instanceof HTMLSelectElement)) return;
-      if (event.key === 'Enter') {
+      if (event.key === 'Enter' && event.target !== apply) {
         event.preventDefault();
-        return form.requestSubmit();
+        form.requestSubmit();
       }
       // The select's own change comes in this task, before the timer.
       byKeys = true;
       setTimeout(() => (byKeys = false));
     });
-    form.addEventListener('change', () => {
-      if (!byKeys) return form.requestSubmit();
-      for (const apply of applyButtons) apply.hidden = false;
-    });
+    form.addEventListener('change', () => (byKeys ? (apply.hidden = false) : form.requestSubmit()));
   }
 }
 

@@ -2,10 +2,10 @@
  * Session helpers and route guards.
  *
  *   whoami(req, res)            → KratosSession | null (cached per request; no call without a session cookie)
- *   requireLogin                → middleware: a guest goes to `/sign-in?return_to=<this page>` (a form post adds
- *                                 `logged_out=unsaved`: the page says the change was not saved)
- *                                 (JSON callers get 401 `{ code: 'unauthorized', message, meta }`); the session is
- *                                 left in `res.locals.kratosSession`
+ *   requireLogin                → middleware: a guest goes to `/sign-in?return_to=<this page>`
+ *                                 (JSON callers get 401 `{ code: 'unauthorized', message, meta }`; a form post
+ *                                 adds `logged_out=unsaved`, so the page says the change was not saved); the
+ *                                 session is left in `res.locals.kratosSession`
  *   requireLoginFrom(page)      → the same for a form's action: back to `page` after signing in
  *   guestOnly                   → middleware: a signed-in user goes on to the allow-listed `return_to`, else `/`
  *                                 (JSON callers get 400 `{ code: 'session_already_available', … }`)

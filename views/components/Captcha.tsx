@@ -4,12 +4,6 @@ import { IslandScript } from './IslandScript.tsx';
 /** What the server gives a form that asks for the captcha (server/security/recaptcha.ts). */
 export type CaptchaWidget = { siteKey: string; scriptUrl: string; fallbackUrl: string };
 
-/**
- * The reCAPTCHA v2 widget (decision 170): Google's script renders it into `.g-recaptcha` and adds the
- * `g-recaptcha-response` field the form posts. Without JavaScript, Google's fallback: its check in a frame
- * gives a code to paste into the same field (noscript content is inert when scripts run, so the field is
- * never there twice). The captcha island renders a fresh widget after the form island swaps the form.
- */
 // Google's language codes where they differ from ours: our Portuguese is Portugal's (plain `pt` is Brazil's there).
 const GOOGLE_LANGUAGE: Readonly<Record<string, string>> = { pt: 'pt-PT' };
 
@@ -20,6 +14,12 @@ function inLanguage(address: string, lang: string): string {
   return url.toString();
 }
 
+/**
+ * The reCAPTCHA v2 widget (decision 170): Google's script renders it into `.g-recaptcha` and adds the
+ * `g-recaptcha-response` field the form posts. Without JavaScript, Google's fallback: its check in a frame
+ * gives a code to paste into the same field (noscript content is inert when scripts run, so the field is
+ * never there twice). The captcha island renders a fresh widget after the form island swaps the form.
+ */
 export function Captcha(props: { widget: CaptchaWidget }) {
   const { nonce, t, lang } = useView();
   return (

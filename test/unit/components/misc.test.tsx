@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Alert } from '../../../views/components/Alert.tsx';
 import { Avatar, initials } from '../../../views/components/Avatar.tsx';
+import { Captcha } from '../../../views/components/Captcha.tsx';
 import { AVATAR_SIZES, BREAKPOINTS, LAYOUT_BREAKPOINTS, TOAST_DURATION_MS, TOAST_LIMIT, TOAST_WIDTH } from '../../../views/components/constants.ts';
 import { CrashScreen } from '../../../views/components/CrashScreen.tsx';
 import { languageHref, LanguageSwitcher, returnPath } from '../../../views/components/LanguageSwitcher.tsx';
@@ -42,6 +43,16 @@ describe('Avatar', () => {
     expect(img).toContain('src="/a.png"');
     expect(img).toContain('width="64"');
     expect(img).toContain('alt="Ada"');
+  });
+});
+
+describe('Captcha', () => {
+  it("loads the widget and its JS-off fallback in the page's language, Portugal's Portuguese as Google names it", () => {
+    const widget = { siteKey: 'k', scriptUrl: 'https://captcha.example/recaptcha/api.js', fallbackUrl: 'https://captcha.example/recaptcha/api/fallback?k=k' };
+    const vietnamese = render(<Captcha widget={widget} />, { lang: 'vi' });
+    expect(vietnamese).toContain('src="https://captcha.example/recaptcha/api.js?hl=vi"');
+    expect(vietnamese).toContain('src="https://captcha.example/recaptcha/api/fallback?k=k&amp;hl=vi"');
+    expect(render(<Captcha widget={widget} />, { lang: 'pt' })).toContain('api.js?hl=pt-PT"');
   });
 });
 

@@ -43,10 +43,14 @@ describe('delete account and reactivation', () => {
       expect(page.location).toMatch(/^\/sign-in\?/);
     }
 
-    // Signing in again within the grace period: the profile offers to restore the account.
+    // Signing in again within the grace period from the notice's button: back on the profile, which offers to restore the account.
+    const link = /<a class="btn[^"]*" href="(\/sign-in\?[^"]*)">/.exec(notice.text)?.[1]?.replace(/&amp;/g, '&');
+    expect(link).toBe('/sign-in?return_to=%2Fprofile-settings');
     const back = new Browser(env.appUrl);
-    expect((await signIn(back, u.email)).status).toBe(303);
-    const page = await back.follow('/profile-settings');
+    const signedIn = await signIn(back, u.email, undefined, new URL(link!, env.appUrl).search);
+    expect(signedIn.status).toBe(303);
+    expect(new URL(signedIn.location!, env.appUrl).pathname).toBe('/profile-settings');
+    const page = await back.follow(signedIn.location!);
     expect(page.status).toBe(200);
     expect(page.text).toContain('data-page="reactivate-account"');
     expect(page.text).toContain('Your account is scheduled for deletion');

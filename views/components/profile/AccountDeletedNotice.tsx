@@ -1,4 +1,4 @@
-import { ROUTES } from '../../../core/routes.ts';
+import { pathWithQuery, ROUTES } from '../../../core/routes.ts';
 import { useT, useView } from '../../context.ts';
 import { Button } from '../Button.tsx';
 import { longDate } from './long-date.ts';
@@ -14,7 +14,8 @@ export function AccountDeletedNotice(props: { scheduledAt: string | null; graceD
         <h1 className="auth-card__title">{t('profile.deleted.title')}</h1>
         <p>{date ? t('profile.deleted.text', { date }) : t('profile.deleted.textNoDate', { days: props.graceDays })}</p>
         <p>{t('profile.deleted.restore', { days: props.graceDays })}</p>
-        <Button href={ROUTES.signIn} variant="PRIMARY" fullWidth>
+        {/* Back to the profile once signed in, where the restore is offered (decision 040): the sign-in alone went on to the product. */}
+        <Button href={pathWithQuery(ROUTES.signIn, { return_to: ROUTES.profile })} variant="PRIMARY" fullWidth>
           {t('profile.deleted.signIn')}
         </Button>
       </section>

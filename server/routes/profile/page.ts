@@ -128,6 +128,9 @@ export async function renderProfile(req: Request, res: Response, options: Profil
   if (loaded.signedOut) return signInAgain(req, res);
   if (loaded.user?.state === 'pending_deletion') return renderReactivate(req, res, loaded.user);
   const answer = await profileAnswer(req, res, loaded, options);
+  // Shown in answer to one of the page's actions (/profile-settings/avatar…, which answers no GET): the
+  // page's links back (the language switcher) lead to the page itself, not to the action (a 404).
+  if (req.path !== ROUTES.profile) res.locals.flowAddress ??= settingsAction(options.flow.id);
   const status = options.status ?? 200;
   const error = () => options.error ?? answer.error ?? mapIdentityProviderError(400, options.flow, translator(req));
   respondForm(req, res, { ...answer, status, json: () => (status < 400 ? answer.state : { ...errorBody(error()), ...answer.state }) });

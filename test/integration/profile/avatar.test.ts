@@ -95,6 +95,9 @@ describe('avatar upload', () => {
     expect(page.status).toBe(413);
     expect(page.text).toContain('The image is too large. The maximum size is 5 MB.');
     expect(page.text).toContain('id="avatar-upload-form"');
+    // Shown at the upload's address, which answers no GET: the language switcher leads back to the page itself.
+    const returnTo = /<form class="lang-switcher[\s\S]*?name="return_to" value="([^"]+)"/.exec(page.text)?.[1]?.replace(/&amp;/g, '&');
+    expect(returnTo).toMatch(/^\/profile-settings\?flow=[0-9a-f-]{36}$/);
     // The file streams on while it is read; the cut comes before its end, so the backend never gets a whole one.
     expect(await currentAvatarUrl(u)).toBeNull();
   });

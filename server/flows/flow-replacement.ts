@@ -7,6 +7,7 @@
  *   prefillFlow(flow, input)  → a copy whose empty, visible, non-secret inputs take the submitted values
  *       (passwords, codes and the CSRF token are never copied back into a page).
  *   withoutEarlierErrors(flow) → a copy without the errors Kratos gave the last post (for a post we refuse ourselves).
+ *   withNodeValue(flow, name, value) → a copy with one input's value replaced (a refused entry shown as typed).
  *   restartNotice(reason)     → the `flowError.*` key explaining why the form was reset.
  *   flowState(flow, action)   → the JSON "flow state" integrators get: the flow with `ui.action` pointing
  *       at OUR endpoint (they post there, never to Kratos directly).
@@ -52,6 +53,12 @@ export function withoutEarlierErrors(flow: KratosFlow): KratosFlow {
     ...flow,
     ui: { ...flow.ui, messages: current(flow.ui.messages), nodes: flow.ui.nodes.map((node) => ({ ...node, messages: current(node.messages) ?? [] })) },
   };
+}
+
+/** The flow with one input's value replaced (what was typed into a field Kratos filled with the saved value). */
+export function withNodeValue(flow: KratosFlow, name: string, value: string): KratosFlow {
+  const nodes = flow.ui.nodes.map((node) => (node.attributes.name === name ? { ...node, attributes: { ...node.attributes, value } } : node));
+  return { ...flow, ui: { ...flow.ui, nodes } };
 }
 
 export function restartNotice(reason: RestartReason | undefined): string | undefined {

@@ -20,7 +20,7 @@ import type { KratosFlow } from '../../core/kratos/types.ts';
 import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 import { flowScreenRoutes, type FlowScreen, type ScreenRequest } from '../flows/flow-screen.ts';
 import { errorId } from '../flows/kratos.ts';
-import { withoutEarlierErrors } from '../flows/flow-replacement.ts';
+import { withNodeValue, withoutEarlierErrors } from '../flows/flow-replacement.ts';
 import { respondError, respondRedirect, responseMode } from '../flows/respond.ts';
 import { requireLogin, sessionEmail } from '../flows/session.ts';
 import { translateValidation } from '../flows/schemas.ts';
@@ -37,7 +37,7 @@ import { savedToast } from './profile/ways-in.ts';
 import { addFlash } from './profile/flash.ts';
 import { profileAnswer, renderProfile, renderReactivate } from './profile/page.ts';
 import { pendingDeletionState, redirectResult, settingsBody, settingsQuery, settingsState } from './profile/schemas.ts';
-import { settingsMethodOf, settingsSubmitFrom, type SettingsMethod, type SettingsSubmit } from './profile/settings-body.ts';
+import { postedName, settingsMethodOf, settingsSubmitFrom, type SettingsMethod, type SettingsSubmit } from './profile/settings-body.ts';
 import { liveSessionsOf } from '../socket/emit.ts';
 import { signOutEverywhereRoutes } from './profile/sign-out-everywhere.ts';
 
@@ -91,10 +91,13 @@ function refuse(screen: ScreenRequest, flow: KratosFlow, built: Extract<Settings
   const tooLong = method === 'password' ? 'validation.passwordTooLong' : 'validation.nameTooLong';
   const key = built.reason === 'missing_value' ? 'validation.required' : built.reason === 'too_long' ? tooLong : 'errorMessage.badRequest';
   const field = FIELD_OF[method];
+  // Not the errors of the post before (a refused password under the password field beside a name refused now),
+  // and a refused name as typed, to be corrected rather than typed again.
+  const shown = withoutEarlierErrors(flow);
+  const typed = method === 'profile' ? postedName(postOf(screen)) : undefined;
   return renderProfile(screen.req, screen.res, {
     status: 400,
-    // Not the errors of the post before (a refused password under the password field beside a name refused now).
-    flow: withoutEarlierErrors(flow),
+    flow: typed === undefined ? shown : withNodeValue(shown, 'traits.name', typed),
     user: userOf(screen.res),
     failedMethod: method,
     fragment: method,

@@ -38,6 +38,11 @@ export function settingsMethodOf(input: Record<string, unknown>): SettingsMethod
   return (SETTINGS_METHODS as readonly string[]).includes(method ?? '') ? (method as SettingsMethod) : undefined;
 }
 
+/** The name a profile post carried, as typed (a refused one is shown again so it can be corrected). */
+export function postedName(input: Record<string, unknown>): string | undefined {
+  return text(field(input, 'traits.name'));
+}
+
 /**
  * The body to send to Kratos for one posted settings form. Kratos's profile method replaces the whole
  * traits object, so the traits the user cannot edit are copied from the identity the flow belongs to

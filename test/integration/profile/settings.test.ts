@@ -92,6 +92,8 @@ describe('name', () => {
     expect(answer.status).toBe(400);
     expect(answer.text).toContain('id="profile-name-form"');
     expect(answer.text).toMatch(/field__error[^>]*>[^<]*32/);
+    // What was typed stays in the field, to be shortened rather than typed again.
+    expect(/<input[^>]*name="traits\.name"[^>]*>/.exec(answer.text)?.[0]).toContain(`value="${'x'.repeat(33)}"`);
     expect((await getIdentity(env.identityAdminUrl, u.id)).traits.name).toBe('Short');
   });
 

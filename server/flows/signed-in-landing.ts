@@ -6,32 +6,27 @@
  *   landSignedIn(req, res, session)
  *     - the authentication cookie for the document app (auth-cookie.ts): only when missing or near expiry;
  *     - the backend's `auth/sign-up` with the identity's name, e-mail and login service (spec §7), once per
- *       identity: after it succeeded, `metadata_public.backendSignedUpAt` is written on the identity (admin
- *       API), and a session whose identity carries it costs nothing more. The landing waits for it at most
- *       SIGN_UP_WAIT_MS (a healthy backend answers well within it, so the account is known there before the
- *       first page asks); a slower call goes on in the background. It is idempotent at the backend (an
- *       existing user is answered 200, a name kept): a failure is logged and the next landing tries again
- *       (decision 150).
+ *       identity: after it succeeded, `metadata_public.backendSignedUpAt` is written on the identity
+ *       (identity-metadata.ts), and a session whose identity carries it costs nothing more. The landing
+ *       waits for it at most SIGN_UP_WAIT_MS (a healthy backend answers well within it, so the account is
+ *       known there before the first page asks); a slower call goes on in the background. It is idempotent
+ *       at the backend (an existing user is answered 200, a name kept): a failure is logged and the next
+ *       landing tries again (decision 150).
  */
 import type { Request, Response } from 'express';
 import type { KratosSession } from '../../core/kratos/types.ts';
 import { LIMITS } from '../../core/limits.ts';
 import { backendClientFor } from '../backend-client.ts';
-import { oryClients } from '../ory.ts';
-import { configOf } from '../request-context.ts';
 import { refreshAuthCookie } from './auth-cookie.ts';
 import { cookieJar } from './cookies.ts';
 import { LOG_REASONS } from '../log-reasons.ts';
+import { BACKEND_SIGNED_UP_AT, publicMetadataOf, setPublicMetadata } from './identity-metadata.ts';
 
-/** The identity's public metadata member saying the backend knows this account (ISO 8601). */
-export const BACKEND_SIGNED_UP_AT = 'backendSignedUpAt';
 /** How long a landing waits for the backend's sign-up before going on without it. */
 export const SIGN_UP_WAIT_MS = 1_500;
 
 /** Identities whose sign-up call is under way in this process: a second landing meanwhile sends none. */
 const underWay = new Set<string>();
-
-type Metadata = Record<string, unknown> | null | undefined;
 
 export async function landSignedIn(req: Request, res: Response, session: KratosSession | null | undefined): Promise<void> {
   if (!session?.identity?.id) return;
@@ -49,8 +44,7 @@ function text(value: unknown): string | undefined {
 /** The backend's sign-up of the session's identity when it has not been done; never rejects. */
 export function signUpWithBackend(req: Request, res: Response, session: KratosSession): Promise<void> {
   const identity = session.identity!;
-  const metadata = (identity as { metadata_public?: Metadata }).metadata_public;
-  if (metadata?.[BACKEND_SIGNED_UP_AT] || underWay.has(identity.id)) return Promise.resolve();
+  if (publicMetadataOf(session)?.[BACKEND_SIGNED_UP_AT] || underWay.has(identity.id)) return Promise.resolve();
   underWay.add(identity.id);
   const traits = identity.traits ?? {};
   const name = text(traits.name);
@@ -70,10 +64,7 @@ export function signUpWithBackend(req: Request, res: Response, session: KratosSe
       return;
     }
     try {
-      const admin = oryClients(configOf(req)).identityAdmin;
-      const current = (await admin.getIdentity({ id: identity.id })).data as { metadata_public?: Metadata };
-      const value = { ...(current.metadata_public ?? {}), [BACKEND_SIGNED_UP_AT]: new Date().toISOString() };
-      await admin.patchIdentity({ id: identity.id, jsonPatch: [{ op: 'add', path: '/metadata_public', value }] });
+      await setPublicMetadata(req, identity.id, BACKEND_SIGNED_UP_AT, new Date().toISOString());
     } catch (error) {
       // The backend has the user; only the marker is missing, so the next landing sends the (idempotent) call again.
       log?.warn(

@@ -22,6 +22,7 @@ import { boundedReturnTo, safeReturnTo } from '../security/return-to.ts';
 import { whoami } from './kratos.ts';
 import { finishPendingLink } from './pending-link.ts';
 import { landSignedIn } from './signed-in-landing.ts';
+import { throughRestoreOffer } from './deletion-pending.ts';
 import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import { errorBody } from '../../core/errors.ts';
 import { respondRedirect, wantsJson } from './respond.ts';
@@ -74,6 +75,7 @@ export const guestOnly: RequestHandler = async (req, res, next) => {
     if (!session) return next();
     // A signed-in browser landing here (social and One Tap sign-ins come back through /sign-in): decision 150.
     await landSignedIn(req, res, session);
+    const onward = throughRestoreOffer(req, session, target); // the restore offer first (deletion-pending.ts)
     if (wantsJson(req)) {
       return void res
         .status(400)
@@ -81,10 +83,10 @@ export const guestOnly: RequestHandler = async (req, res, next) => {
         .json({
           code: 'session_already_available',
           message: String(req.t('flowError.session_already_available')),
-          meta: { redirect_browser_to: target },
+          meta: { redirect_browser_to: onward },
         });
     }
-    respondRedirect(req, res, target);
+    respondRedirect(req, res, onward);
   } catch (error) {
     next(error);
   }

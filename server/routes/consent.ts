@@ -5,7 +5,8 @@
  *                                      "remember my choice", Allow / Deny (JSON: the same facts and our
  *                                      CSRF token). Given without asking (303 to Hydra's redirect_to) when
  *                                      Hydra says `skip`, the client has `skip_consent`, or its id is in
- *                                      OAUTH2_TRUSTED_CLIENT_IDS.
+ *                                      OAUTH2_TRUSTED_CLIENT_IDS. An account waiting for deletion goes
+ *                                      to the restore offer first, and comes back here once restored.
  *   POST /consent                      (our CSRF token) consent_challenge, decision=allow|deny, remember:
  *                                      allow → accepted with the requested scopes and audience, the ID
  *                                      token's claims from the identity; deny → rejected with
@@ -19,8 +20,10 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { createElement } from 'react';
 import { z } from 'zod';
 import type { OAuth2ConsentRequest } from '@ory/client';
+import type { KratosSession } from '../../core/kratos/types.ts';
 import { ROUTES } from '../../core/routes.ts';
 import { ConsentPage } from '../../views/pages/ConsentPage.tsx';
+import { awaitsDeletion, throughRestoreOffer } from '../flows/deletion-pending.ts';
 import { whoami } from '../flows/kratos.ts';
 import { respondRedirect, responseMode } from '../flows/respond.ts';
 import { redirectResultSchema } from '../flows/schemas.ts';
@@ -129,6 +132,9 @@ async function show(req: Request, res: Response, next: (error?: unknown) => void
   const challenge = req.query.consent_challenge;
   const request = await consentRequestFor(req, res, admin, challenge);
   if (!request) return;
+  // An account waiting for deletion is offered its restore before any app gets it (deletion-pending.ts).
+  const session = res.locals.kratosSession as KratosSession;
+  if (awaitsDeletion(session)) return respondRedirect(req, res, throughRestoreOffer(req, session, req.originalUrl));
   try {
     if (isTrusted(req, request)) return await accept(req, res, admin, challenge as string, request, request.skip ? undefined : false);
   } catch (error) {

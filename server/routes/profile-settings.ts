@@ -19,14 +19,16 @@ import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import type { KratosFlow } from '../../core/kratos/types.ts';
 import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 import { flowScreenRoutes, type FlowScreen, type ScreenRequest } from '../flows/flow-screen.ts';
+import { awaitsDeletion, markDeletion } from '../flows/deletion-pending.ts';
 import { errorId } from '../flows/kratos.ts';
 import { withNodeValue, withoutEarlierErrors } from '../flows/flow-replacement.ts';
 import { respondError, respondRedirect, responseMode } from '../flows/respond.ts';
 import { requireLogin, sessionEmail } from '../flows/session.ts';
 import { translateValidation } from '../flows/schemas.ts';
 import { errorResponse } from '../openapi/registry.ts';
-import { translator } from '../request-context.ts';
+import { configOf, translator } from '../request-context.ts';
 import { provideCsrfToken } from '../security/csrf.ts';
+import { safeReturnTo } from '../security/return-to.ts';
 import { accountRoutes } from './profile/account.ts';
 import { avatarRoutes } from './profile/avatar.ts';
 import { loadAccountFacts, recordPasswordChange, type AccountFacts } from './profile/account-facts.ts';
@@ -53,7 +55,8 @@ function userOf(res: Response): LoadedUser {
 }
 
 /**
- * The backend's record decides first: signed out → sign in again; waiting for deletion → only reactivation.
+ * The backend's record decides first: signed out → sign in again; waiting for deletion → only reactivation
+ * (with the return_to a sign-in brought, deletion-pending.ts). The identity's deletion marker follows the record.
  * The Kratos calls that do not depend on it start alongside it (page-loads.ts): a GET's settings flow and
  * account facts (unless a noted link may answer the request itself: continueLink), a post's submitted flow.
  * The record's verdict is still read first; the early calls only finish before any answer.
@@ -73,8 +76,19 @@ const withUser: RequestHandler = async (req, res, next) => {
   });
   if (loaded.signedOut || loaded.user?.state === 'pending_deletion') await settlePageLoads(res);
   if (loaded.signedOut) return signInAgain(req, res, flowId && req.method === 'POST' ? settingsAction(flowId) : req.originalUrl);
+  const returnTo = req.method === 'GET' ? safeReturnTo(req.query.return_to, configOf(req)) : undefined;
+  if (loaded.user) {
+    const pending = loaded.user.state === 'pending_deletion';
+    const marked = awaitsDeletion(sessionOf(res));
+    await markDeletion(req, sessionOf(res), pending); // a call only when out of step
+    // Sent here by a marker the backend no longer agrees with (restored elsewhere): on to where the sign-in was going.
+    if (marked && !pending && returnTo) {
+      await settlePageLoads(res);
+      return respondRedirect(req, res, returnTo);
+    }
+  }
   if (loaded.user?.state === 'pending_deletion') {
-    if (req.method !== 'POST') return renderReactivate(req, res, loaded.user);
+    if (req.method !== 'POST') return renderReactivate(req, res, loaded.user, { returnTo });
     if (responseMode(req) === 'json') return respondError(req, res, new AppError(403, 'account_pending_deletion', t('profile.reactivate.title')));
     return respondRedirect(req, res, ROUTES.profile);
   }

@@ -31,6 +31,7 @@ import { requireLogin } from '../flows/session.ts';
 import { allowChallengeClient, guestOrChallenge, loginChallengeGate } from '../flows/oauth2-login.ts';
 import { notePendingLink } from '../flows/pending-link.ts';
 import { landSignedIn } from '../flows/signed-in-landing.ts';
+import { throughRestoreOffer } from '../flows/deletion-pending.ts';
 import { askedProviderName, oneHopParams, prepareSignIn, signInExtras, signInFlowParams, signInFlowStatus, stringQuery } from '../flows/sign-in-view.ts';
 import { answerProviderRedirect, startSocialSignIn } from '../flows/social.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
@@ -148,7 +149,8 @@ export const signInScreen: FlowScreen<SignInBody> = {
       const link = { state: 'SUCCESS', step: 5, provider };
       return respondRedirect(screen.req, screen.res, screen.link(ROUTES.accountLinked, { provider }), { ...json, account_link: link });
     }
-    respondRedirect(screen.req, screen.res, screen.query.returnTo ?? '/', json);
+    // An account waiting for deletion meets the restore offer first (deletion-pending.ts).
+    respondRedirect(screen.req, screen.res, throughRestoreOffer(screen.req, session, screen.query.returnTo ?? '/'), json);
   },
   // An unknown provider is a 404 of Kratos's, which the runner takes for a lost flow: say what it was.
   async onReplaced(screen, flow, outcome) {

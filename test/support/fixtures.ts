@@ -39,6 +39,8 @@ export type IdentityOptions = {
   password?: string | null;
   /** Default true: the address is verified, as after a completed verification. */
   verified?: boolean;
+  /** Kratos's metadata_public (e.g. a marker the app writes); default none. */
+  metadataPublic?: Record<string, unknown>;
 };
 
 /** Creates an identity through the identity service's admin API (a fixture, not the flow under test). Not tracked: prefer useIdentities(). */
@@ -55,6 +57,7 @@ export async function createIdentity(adminUrl: string, options: IdentityOptions 
       traits: { email, name },
       ...(password ? { credentials: { password: { config: { password } } } } : {}),
       ...(verified ? { verifiable_addresses: [{ value: email, verified: true, via: 'email', status: 'completed' }] } : {}),
+      ...(options.metadataPublic ? { metadata_public: options.metadataPublic } : {}),
     }),
   });
   if (response.status !== 201) throw new Error(`createIdentity: ${response.status} ${await response.text()}`);
@@ -150,12 +153,12 @@ export async function latestLink(adminUrl: string, email: string, templateType: 
 // ── the HTTP flows a fixture may go through ────────────────────────────────────────────────────────
 
 /** Signs in through our form (plain post); returns the answer of the POST (303 on success). */
-export async function signIn(browser: Browser, email: string, password = STRONG_PASSWORD, query = '') {
+export async function signIn(browser: Browser, email: string, password = STRONG_PASSWORD, query = '', headers?: Record<string, string>) {
   const page = await browser.follow(`/sign-in${query}`);
   const action = formAction(page.text, 'sign-in-form');
   const csrf = hiddenValue(page.text, 'csrf_token');
   if (!action || !csrf) throw new Error(`no sign-in form (status ${page.status})`);
-  return browser.post(action, { csrf_token: csrf, identifier: email, password, method: 'password' });
+  return browser.post(action, { csrf_token: csrf, identifier: email, password, method: 'password' }, headers);
 }
 
 /** Signs up through the real two-step flow; returns the answer of the credential step (303 to verification). */

@@ -95,12 +95,19 @@ export function ProfileSettingsPage(props: ProfileSettingsView) {
 }
 
 /** The same screen while the account waits for deletion: only the offer to restore it. */
-export function ReactivateAccountPage(props: { email: string; name: string; avatarUrl: string | null; scheduledAt: string | null; error?: string }) {
+export function ReactivateAccountPage(props: {
+  email: string;
+  name: string;
+  avatarUrl: string | null;
+  scheduledAt: string | null;
+  error?: string;
+  returnTo?: string;
+}) {
   return (
     <>
       <main className="page page--profile" data-page="reactivate-account">
         <ProfileHeader name={props.name} email={props.email} avatarUrl={props.avatarUrl} />
-        <ReactivateAccount scheduledAt={props.scheduledAt} error={props.error} />
+        <ReactivateAccount scheduledAt={props.scheduledAt} error={props.error} returnTo={props.returnTo} />
       </main>
     </>
   );

@@ -3,7 +3,8 @@
  *
  *   POST /profile-settings/delete-account    → backend delete-account (needs a recent sign-in)
  *   GET  /profile-settings/account-deleted   the notice after a deletion request
- *   POST /profile-settings/reactivate        → backend reactivate-account
+ *   POST /profile-settings/reactivate        → backend reactivate-account, then on to return_to (the
+ *                                              page a sign-in was going to: deletion-pending.ts)
  *
  * A sign-in older than PRIVILEGED_SESSION_MAX_AGE_MS deletes nothing: the user signs in again
  * (refresh=true) and comes back to the open confirmation.
@@ -16,6 +17,8 @@ import { AccountDeletedNotice } from '../../../views/components/profile/AccountD
 import { backendClientFor, callerOf, isSignedOut } from '../../backend-client.ts';
 import { respondError, respondRedirect, responseMode } from '../../flows/respond.ts';
 import { requireLoginFrom } from '../../flows/session.ts';
+import { markDeletion } from '../../flows/deletion-pending.ts';
+import { safeReturnTo } from '../../security/return-to.ts';
 import { documentEndpoint, errorResponse } from '../../openapi/registry.ts';
 import { renderPage } from '../../render.tsx';
 import { configOf, translator } from '../../request-context.ts';
@@ -23,7 +26,7 @@ import { provideCsrfToken, requireCsrf } from '../../security/csrf.ts';
 import { backendFailure, graceDays, loadUser, reauthenticate, sessionOf, signInAgain } from './context.ts';
 import { addFlash, takeFlash } from './flash.ts';
 import { renderReactivate } from './page.ts';
-import { deleteAccountBody, deletionResult, ourCsrfBody, redirectResult } from './schemas.ts';
+import { deleteAccountBody, deletionResult, reactivateBody, redirectResult } from './schemas.ts';
 import { liveSessionsOf } from '../../socket/emit.ts';
 
 documentEndpoint({
@@ -47,9 +50,9 @@ documentEndpoint({
   path: ROUTES.reactivate,
   summary: 'Restore an account waiting for deletion',
   tags: ['profile'],
-  body: ourCsrfBody,
+  body: reactivateBody,
   responses: {
-    200: { description: 'Restored; HTML posts get 303 to the settings page', schema: redirectResult },
+    200: { description: 'Restored; HTML posts get 303 to return_to, else the settings page', schema: redirectResult },
     403: errorResponse('Missing or wrong CSRF token, or account_deleted (the grace period is over)'),
   },
 });
@@ -88,6 +91,7 @@ async function deleteAccount(req: Request, res: Response): Promise<void> {
   }
   // The backend has revoked every session of the identity: the stored token is worthless now.
   backend.forgetSession(sessionOf(res).id);
+  await markDeletion(req, sessionOf(res), true); // a sign-in anywhere now meets the restore offer first
   // Every page of the account, on every device, now belongs to a signed-out account (spec §4).
   liveSessionsOf(req).forceReload({ identityId: sessionOf(res).identity?.id }, 'account-deleted');
   const days = Math.round(result.gracePeriodDays) || graceDays(req);
@@ -104,20 +108,26 @@ function accountDeleted(req: Request, res: Response): void {
 }
 
 async function reactivate(req: Request, res: Response): Promise<void> {
+  const returnTo = safeReturnTo(req.body?.return_to, configOf(req));
   try {
     await backendClientFor(req).reactivateAccount(callerOf(req, res));
   } catch (error) {
     if (isSignedOut(error)) return signInAgain(req, res, ROUTES.profile);
-    if (alreadyThere(error, 'account_not_pending_deletion')) return respondRedirect(req, res, ROUTES.profile);
+    if (alreadyThere(error, 'account_not_pending_deletion')) {
+      await markDeletion(req, sessionOf(res), false);
+      return respondRedirect(req, res, returnTo ?? ROUTES.profile);
+    }
     const failure = backendFailure(req, error);
     const loaded = await loadUser(req, res);
     if (loaded.user?.state === 'pending_deletion' && responseMode(req) !== 'json') {
-      return renderReactivate(req, res, loaded.user, { status: failure.status, error: failure.message });
+      return renderReactivate(req, res, loaded.user, { status: failure.status, error: failure.message, returnTo });
     }
     return respondError(req, res, failure);
   }
-  if (responseMode(req) !== 'json') addFlash(req, { toasts: [{ key: 'profile.reactivate.done', variant: 'success' }] });
-  respondRedirect(req, res, ROUTES.profile, { state: 'active' });
+  await markDeletion(req, sessionOf(res), false);
+  // The toast is the profile's (only it shows stored toasts): none on the way to elsewhere, where it would wait for the next visit.
+  if (responseMode(req) !== 'json' && !returnTo) addFlash(req, { toasts: [{ key: 'profile.reactivate.done', variant: 'success' }] });
+  respondRedirect(req, res, returnTo ?? ROUTES.profile, { state: 'active' });
 }
 
 export function accountRoutes(): Router {

@@ -166,36 +166,34 @@ function fragmentOf(view: ProfileSettingsView, section: ProfileRender['fragment'
   }
 }
 
-/** The account waits for deletion: the only thing to do here is restore it (or leave). */
-export function renderReactivate(req: Request, res: Response, user: CurrentUser, options: { status?: number; error?: string } = {}): void {
+/**
+ * The account waits for deletion: the only thing to do here is restore it (or leave). `returnTo` (checked
+ * against the allow-list by the caller) is where a sign-in was going: the restore goes on there.
+ */
+export function renderReactivate(req: Request, res: Response, user: CurrentUser, options: { status?: number; error?: string; returnTo?: string } = {}): void {
   const t = translator(req);
-  const session = sessionOf(res);
-  const traits = session.identity?.traits ?? {};
+  const traits = sessionOf(res).identity?.traits ?? {};
   const status = options.status ?? 200;
+  const view = (fallback: CurrentUser | null) =>
+    createElement(ReactivateAccountPage, {
+      email: traitText(traits, 'email') ?? fallback?.email ?? '',
+      name: traitText(traits, 'name') ?? fallback?.name ?? '',
+      avatarUrl: user.avatarUrl,
+      scheduledAt: user.deletionScheduledAt,
+      error: options.error,
+      returnTo: options.returnTo,
+    });
   respondForm(req, res, {
     status,
     title: t('profile.reactivate.title'),
-    page: () =>
-      createElement(ReactivateAccountPage, {
-        email: traitText(traits, 'email') ?? user.email ?? '',
-        name: traitText(traits, 'name') ?? user.name ?? '',
-        avatarUrl: user.avatarUrl,
-        scheduledAt: user.deletionScheduledAt,
-        error: options.error,
-      }),
-    fragment: () =>
-      createElement(ReactivateAccountPage, {
-        email: traitText(traits, 'email') ?? '',
-        name: traitText(traits, 'name') ?? '',
-        avatarUrl: user.avatarUrl,
-        scheduledAt: user.deletionScheduledAt,
-        error: options.error,
-      }),
+    page: () => view(user),
+    fragment: () => view(null),
     json: () => ({
       state: user.state,
       deletionScheduledAt: user.deletionScheduledAt,
       reactivate: ROUTES.reactivate,
       user: { email: user.email, name: user.name, avatarUrl: user.avatarUrl, state: user.state },
+      ...(options.returnTo ? { return_to: options.returnTo } : {}),
       ...(options.error ? { code: 'reactivation_failed', message: options.error } : {}),
     }),
   });

@@ -34,6 +34,10 @@ export const settingsBody = z
 
 export const ourCsrfBody = z.object({ _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)') });
 
+export const reactivateBody = ourCsrfBody.extend({
+  return_to: z.string().optional().describe('Where to go once restored (allow-listed): the page a sign-in was going to'),
+});
+
 export const deleteAccountBody = z.object({
   _csrf: z.string().optional().describe('Our CSRF token (or the x-csrf-token header)'),
   reason: z.string().max(500).optional().describe('Why the account is being deleted (optional)'),
@@ -68,6 +72,7 @@ export const pendingDeletionState = z.object({
   state: z.literal('pending_deletion'),
   deletionScheduledAt: z.string().nullable(),
   reactivate: z.string().describe('POST here (with our CSRF token) to restore the account'),
+  return_to: z.string().optional().describe('Where a sign-in was going: post it back with the restore to go on there'),
 });
 
 export const redirectResult = z.object({ redirect_to: z.string() }).loose();

@@ -2,9 +2,10 @@
 // with Hydra's login challenge → Kratos accepts it → our consent page → Allow / Deny → the client's
 // redirect URI; skipped for a remembered choice, skip_consent and OAUTH2_TRUSTED_CLIENT_IDS.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { useIdentities } from '../../support/fixtures.ts';
+import { signIn, useIdentities } from '../../support/fixtures.ts';
 import { Browser, hiddenValue, visibleText } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
+import { MAX_RETURN_TO_LENGTH } from '../../../server/security/return-to.ts';
 import {
   answerConsent,
   authorizeUrl,
@@ -14,6 +15,7 @@ import {
   registerClient,
   signInOnPage,
   STATE,
+  submitAndWalk,
   userinfo,
   walk,
   type Client,
@@ -121,6 +123,32 @@ describe('consent screen', () => {
     const b = await signInThroughClient(trusted);
     const tokens = await exchangeCode(stack, trusted, callbackParams(b.page.url).get('code')!);
     expect(idTokenClaims(tokens.id_token!).email).toBe(b.person.email);
+  });
+
+  test('an account waiting for deletion is offered its restore before any app, even a skipped consent, gets it; then the app does', async () => {
+    const skipping = await registerClient(stack, { skip_consent: true });
+    const person = await identities.create();
+    // Deleted from its profile (signed in there just now, so no second sign-in is asked).
+    const profileBrowser = new Browser(stack.appUrl);
+    expect((await signIn(profileBrowser, person.email)).status).toBe(303);
+    const profile = await profileBrowser.follow('/profile-settings');
+    const deleted = await profileBrowser.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': hiddenValue(profile.text, '_csrf')! });
+    expect(deleted.status).toBe(200);
+
+    const browser = new Browser(stack.appUrl);
+    const signInPage = await walk(browser, authorizeUrl(stack, skipping));
+    const offer = await signInOnPage(browser, stack.appUrl, signInPage, person.email);
+    expect(offer.status).toBe(200);
+    expect(new URL(offer.url).pathname).toBe('/profile-settings');
+    expect(offer.text).toContain('data-page="reactivate-account"');
+    const back = hiddenValue(offer.text, 'return_to')!;
+    expect(new URL(back).pathname).toBe('/consent');
+    // The way back fits what the offer takes back (server/security/return-to.ts MAX_RETURN_TO_LENGTH).
+    expect(new URL(offer.url).searchParams.get('return_to')!.length).toBeLessThanOrEqual(MAX_RETURN_TO_LENGTH);
+
+    const restored = await submitAndWalk(browser, stack.appUrl, '/profile-settings/reactivate', { _csrf: hiddenValue(offer.text, '_csrf')!, return_to: back });
+    expect(new URL(restored.posted.location!).pathname).toBe('/consent');
+    expect(callbackParams(restored.url).get('code')).toBeTruthy();
   });
 
   test('a consent for someone else, or a signed-out browser, is not shown: sign in again (prompt=login)', async () => {

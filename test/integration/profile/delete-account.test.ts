@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
-import { signIn } from '../../support/fixtures.ts';
-import { Browser } from '../../support/http.ts';
+import { getIdentity, signIn } from '../../support/fixtures.ts';
+import { Browser, hiddenValue } from '../../support/http.ts';
 import { onRealKratos, standInOnly } from '../../support/stack.ts';
 import { openProfile, startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
@@ -64,6 +64,54 @@ describe('delete account and reactivation', () => {
     const after = await back.follow('/profile-settings');
     expect(after.text).toContain('data-page="profile-settings"');
     expect(after.text).toContain('Welcome back! Your account has been restored.');
+  });
+
+  test('an account waiting for deletion meets the restore offer at any sign-in, and goes on where it was going once restored', async () => {
+    const u = await users.signedIn({ prefix: 'del-elsewhere' });
+    expect((await u.browser.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': u.csrf })).status).toBe(200);
+    expect((await getIdentity(env.identityAdminUrl, u.id)).metadata_public).toMatchObject({ deletionRequestedAt: expect.any(String) });
+
+    // A sign-in bound elsewhere (here the product's home, as the document app's link would) stops at the offer first.
+    const back = new Browser(env.appUrl);
+    const signedIn = await signIn(back, u.email);
+    expect(signedIn.status).toBe(303);
+    const offerUrl = new URL(signedIn.location!, env.appUrl);
+    expect(offerUrl.pathname).toBe('/profile-settings');
+    expect(offerUrl.searchParams.get('return_to')).toBe('/');
+    const json = await signIn(new Browser(env.appUrl), u.email, undefined, '', { accept: 'application/json' });
+    expect(JSON.parse(json.text)).toMatchObject({ redirect_to: '/profile-settings?return_to=%2F' });
+    const offer = await back.follow(signedIn.location!);
+    expect(offer.text).toContain('data-page="reactivate-account"');
+    expect(hiddenValue(offer.text, 'return_to')).toBe(`${env.appUrl}/`);
+    // Opening the home page itself, signed in, leads there too, and so does a signed-in landing on /sign-in
+    // (where social and One Tap sign-ins come back).
+    const home = await back.get('/');
+    expect(home.status).toBe(303);
+    expect(home.location).toBe('/profile-settings?return_to=%2F');
+    const landing = await back.get('/sign-in?return_to=%2F');
+    expect(landing.status).toBe(303);
+    expect(landing.location).toBe(`/profile-settings?return_to=${encodeURIComponent(`${env.appUrl}/`)}`);
+
+    const restored = await back.post('/profile-settings/reactivate', {
+      _csrf: hiddenValue(offer.text, '_csrf')!,
+      return_to: hiddenValue(offer.text, 'return_to')!,
+    });
+    expect(restored.status).toBe(303);
+    expect(restored.location).toBe(`${env.appUrl}/`);
+    expect((await getIdentity(env.identityAdminUrl, u.id)).metadata_public).not.toHaveProperty('deletionRequestedAt');
+    // Restored: the next sign-in goes straight on.
+    expect((await signIn(new Browser(env.appUrl), u.email)).location).toBe('/');
+  });
+
+  test('a deletion marker the backend does not agree with (restored elsewhere) is dropped, and the sign-in goes on', async () => {
+    const u = await users.identities.create({ prefix: 'del-stale-marker', metadataPublic: { deletionRequestedAt: '2026-01-01T00:00:00.000Z' } });
+    const browser = new Browser(env.appUrl);
+    const signedIn = await signIn(browser, u.email);
+    expect(signedIn.location).toBe('/profile-settings?return_to=%2F');
+    const onward = await browser.get(signedIn.location!);
+    expect(onward.status).toBe(303);
+    expect(onward.location).toBe(`${env.appUrl}/`);
+    expect((await getIdentity(env.identityAdminUrl, u.id)).metadata_public).not.toHaveProperty('deletionRequestedAt');
   });
 
   test('JSON: the deletion answer names the schedule', async () => {

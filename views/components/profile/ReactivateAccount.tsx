@@ -6,9 +6,10 @@ import { longDate } from './long-date.ts';
 
 /**
  * Shown instead of the settings when a signed-in account is waiting for deletion (its grace period
- * has not ended): restore it, or sign out and let the deletion go ahead.
+ * has not ended): restore it, or sign out and let the deletion go ahead. Met on the way from a sign-in,
+ * it carries where the sign-in was going (returnTo), to go on there once restored.
  */
-export function ReactivateAccount(props: { scheduledAt: string | null; error?: string }) {
+export function ReactivateAccount(props: { scheduledAt: string | null; error?: string; returnTo?: string }) {
   const t = useT();
   const { csrfToken, lang } = useView();
   const date = props.scheduledAt ? longDate(lang, props.scheduledAt) : '';
@@ -21,6 +22,7 @@ export function ReactivateAccount(props: { scheduledAt: string | null; error?: s
       {props.error ? <Alert variant="error">{props.error}</Alert> : null}
       <form id="reactivate-form" method="post" action={ROUTES.reactivate} data-enhance="">
         {csrfToken ? <input type="hidden" name="_csrf" value={csrfToken} /> : null}
+        {props.returnTo ? <input type="hidden" name="return_to" value={props.returnTo} /> : null}
         <Button type="submit" variant="PRIMARY" size="LG">
           {t('profile.reactivate.button')}
         </Button>

@@ -135,7 +135,6 @@ const AUTH_PAGE_KEYS = [
   'haveAccount',
   'noAccount',
   'backToSignIn',
-  'code',
   'codePlaceholder',
   'resendCode',
   'submit',

@@ -8,16 +8,19 @@
  *   throughRestoreOffer(req, session, target)
  *     where a sign-in goes: /profile-settings (the restore offer) with return_to = the target while the
  *     marker is there, else the target
+ *   sentToRestoreOffer(req, res, session)
+ *     the same for a signed-in page on the way to the product (home, /open-drive): back to it once restored
  *   markDeletion(req, session, pending)
  *     keeps the marker in step with the backend's state: written at the deletion, removed at the restore,
  *     and corrected whenever the profile reads the state (a deletion or a restore made elsewhere); never
  *     rejects
  */
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { KratosSession } from '../../core/kratos/types.ts';
 import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 import { LOG_REASONS } from '../log-reasons.ts';
 import { configOf } from '../request-context.ts';
+import { respondRedirect, responseMode } from './respond.ts';
 import { DELETION_REQUESTED_AT, publicMetadataOf, setPublicMetadata } from './identity-metadata.ts';
 
 export function awaitsDeletion(session: KratosSession | null | undefined): boolean {
@@ -30,6 +33,13 @@ export function throughRestoreOffer(req: Request, session: KratosSession | null 
   const url = new URL(target, ours);
   if (url.origin === ours.origin && url.pathname === ROUTES.profile) return target; // the offer itself
   return pathWithQuery(ROUTES.profile, { return_to: target });
+}
+
+/** A signed-in page on the way to the product (home, /open-drive): sends a marked browser to the offer and back here; true when it did. */
+export function sentToRestoreOffer(req: Request, res: Response, session: KratosSession | null | undefined): boolean {
+  if (!awaitsDeletion(session) || responseMode(req) === 'json') return false;
+  respondRedirect(req, res, throughRestoreOffer(req, session, req.originalUrl));
+  return true;
 }
 
 export async function markDeletion(req: Request, session: KratosSession, pending: boolean): Promise<void> {

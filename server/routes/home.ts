@@ -14,7 +14,7 @@ import type { KratosSession } from '../../core/kratos/types.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { renderPage } from '../render.tsx';
 import { landSignedIn } from '../flows/signed-in-landing.ts';
-import { awaitsDeletion, throughRestoreOffer } from '../flows/deletion-pending.ts';
+import { sentToRestoreOffer } from '../flows/deletion-pending.ts';
 
 documentEndpoint({
   method: 'get',
@@ -37,7 +37,7 @@ async function show(req: Request, res: Response): Promise<void> {
   // The authentication cookie before the document app is opened; the backend told once (decision 150).
   await landSignedIn(req, res, session);
   // An account waiting for deletion: the restore offer first, then back here (deletion-pending.ts).
-  if (awaitsDeletion(session) && responseMode(req) !== 'json') return respondRedirect(req, res, throughRestoreOffer(req, session, req.originalUrl));
+  if (sentToRestoreOffer(req, res, session)) return;
   if (config.DOCUMENT_APP_URL && responseMode(req) !== 'json') return respondRedirect(req, res, config.DOCUMENT_APP_URL);
   const email = sessionEmail(session);
   const rawName = session.identity?.traits?.name;

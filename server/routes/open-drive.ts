@@ -14,7 +14,7 @@ import { DRIVE_STATE_LIMITS } from '../../core/limits.ts';
 import { ROUTES } from '../../core/routes.ts';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
 import { OpenDrivePage, type DriveRequest } from '../../views/pages/OpenDrivePage.tsx';
-import { awaitsDeletion, throughRestoreOffer } from '../flows/deletion-pending.ts';
+import { sentToRestoreOffer } from '../flows/deletion-pending.ts';
 import { respondError, respondRedirect, responseMode } from '../flows/respond.ts';
 import { requireLogin } from '../flows/session.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
@@ -98,8 +98,7 @@ function open(req: Request, res: Response): void {
   const config = configOf(req);
   const state = res.locals.driveState as DriveState;
   // An account waiting for deletion: the restore offer first, then back here (deletion-pending.ts).
-  const session = res.locals.kratosSession as KratosSession;
-  if (awaitsDeletion(session) && responseMode(req) !== 'json') return respondRedirect(req, res, throughRestoreOffer(req, session, req.originalUrl));
+  if (sentToRestoreOffer(req, res, res.locals.kratosSession as KratosSession)) return;
   if (config.DOCUMENT_APP_URL) return respondRedirect(req, res, documentAppUrl(config.DOCUMENT_APP_URL, state));
   const request = requestOf(state);
   if (responseMode(req) === 'json')

@@ -47,6 +47,16 @@ describe('/open-drive', () => {
     expect(Object.fromEntries(target.searchParams)).toEqual({ ids: `${FILE_A},${FILE_B}`, action: 'open', userId: USER });
   });
 
+  it('an account waiting for deletion (its identity marked) meets the restore offer first, with this address to come back to', async () => {
+    const person = await identities.signedIn(stack.appUrl, { metadataPublic: { deletionRequestedAt: new Date().toISOString() } });
+    const path = openWith(OPEN);
+    const answer = await person.browser.get(path);
+    expect(answer.status).toBe(303);
+    const offer = new URL(answer.location!, stack.appUrl);
+    expect(offer.pathname).toBe(ROUTES.profile);
+    expect(offer.searchParams.get('return_to')).toBe(path);
+  });
+
   it('"New" (action create, a folder, no ids) goes to the document app with the folder; Workspace exportIds open too', async () => {
     const person = await identities.signedIn(stack.appUrl);
     const created = await person.browser.get(openWith({ action: 'create', folderId: '0AFolder-123456', folderResourceKey: 'key-1', userId: USER }));

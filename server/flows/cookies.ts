@@ -27,7 +27,12 @@ export function relaySetCookies(res: Response, values: readonly string[] | strin
 }
 
 export function hasSessionCookie(req: Request): boolean {
-  return SESSION_COOKIE.test(req.headers.cookie ?? '');
+  return holdsSessionCookie(req.headers.cookie);
+}
+
+/** Whether a Cookie header (the browser's, or a jar's: what Kratos has just set included) holds an Ory session cookie. */
+export function holdsSessionCookie(header: string | undefined): boolean {
+  return SESSION_COOKIE.test(header ?? '');
 }
 
 export class CookieJar {

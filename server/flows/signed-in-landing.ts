@@ -18,7 +18,7 @@ import type { KratosSession } from '../../core/kratos/types.ts';
 import { LIMITS } from '../../core/limits.ts';
 import { backendClientFor } from '../backend-client.ts';
 import { refreshAuthCookie } from './auth-cookie.ts';
-import { cookieJar } from './cookies.ts';
+import { cookieJar, holdsSessionCookie } from './cookies.ts';
 import { LOG_REASONS } from '../log-reasons.ts';
 import { BACKEND_SIGNED_UP_AT, publicMetadataOf, setPublicMetadata } from './identity-metadata.ts';
 
@@ -29,7 +29,9 @@ export const SIGN_UP_WAIT_MS = 1_500;
 const underWay = new Set<string>();
 
 export async function landSignedIn(req: Request, res: Response, session: KratosSession | null | undefined): Promise<void> {
-  if (!session?.identity?.id) return;
+  // A session the browser holds no cookie of (Kratos answers a registration with one while a login challenge
+  // waits, the account to verify first) has signed nobody in here: the tokenizer would only answer 401.
+  if (!session?.identity?.id || !holdsSessionCookie(cookieJar(req, res).header())) return;
   const signUp = signUpWithBackend(req, res, session);
   await refreshAuthCookie(req, res);
   let timer: NodeJS.Timeout | undefined;

@@ -2,7 +2,7 @@
 // a refused password and the form's action, the sign-up link carries it, and the registration flow made
 // there hands it to Kratos; return_to beside it does not take the browser away from Hydra.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { STRONG_PASSWORD, useIdentities } from '../../support/fixtures.ts';
+import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
 import { Browser, flowFormAction, flowIdOf, formAction, hiddenValue } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { authorizeUrl, registerClient, signInOnPage, walk } from './support.ts';
@@ -57,6 +57,23 @@ describe('login challenge on the sign-in and sign-up pages', () => {
     const flow = await browser.get(`${stack.identity.publicUrl}/self-service/registration/flows?id=${flowId}`, { accept: 'application/json' });
     expect(flow.status).toBe(200);
     expect((JSON.parse(flow.text) as { oauth2_login_challenge?: string }).oauth2_login_challenge).toBe(challenge);
+
+    // Signed up there: on to verification first; the session Kratos answers with (no cookie for the browser)
+    // lands nobody, so neither the tokenizer nor the backend is asked and nothing is logged as a failure.
+    const email = uniqueEmail('challenge-sign-up');
+    identities.track(email);
+    const form = { csrf_token: hiddenValue(created.text, 'csrf_token')!, 'traits.email': email, 'traits.name': 'Ada', terms: 'on' };
+    const profileStep = await browser.post(action, { ...form, method: 'profile' });
+    const credentials = profileStep.status === 303 ? await browser.follow(profileStep.location!) : { ...profileStep, url: action };
+    const done = await browser.post(flowFormAction(credentials.text), {
+      ...form,
+      csrf_token: hiddenValue(credentials.text, 'csrf_token')!,
+      password: STRONG_PASSWORD,
+      method: 'password',
+    });
+    expect(done.status).toBe(303);
+    expect(done.location).toMatch(/^\/sign-up\/verification\?flow=/);
+    expect(stack.appLog().filter((line) => /authentication cookie not set|backend sign-up failed/.test(line))).toEqual([]);
   });
 
   test('a return_to beside the challenge does not take the sign-in away from Hydra', async () => {

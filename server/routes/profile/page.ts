@@ -62,6 +62,12 @@ export type ProfileAnswer = {
   error?: AppError;
 };
 
+/**
+ * Our CSRF token, for JSON callers: the page's own actions (avatar, deletion, restore, sign out everywhere)
+ * take it as `_csrf` or `x-csrf-token`, as the page's forms carry it.
+ */
+const ourCsrfToken = (res: Response): string => String(res.locals.csrfToken ?? '');
+
 /** The settings screen for a flow and the user's record, ready to answer; consumes the one-time notices. */
 export async function profileAnswer(req: Request, res: Response, loaded: LoadedUser, options: ProfileRender): Promise<ProfileAnswer> {
   const t = translator(req);
@@ -117,6 +123,7 @@ export async function profileAnswer(req: Request, res: Response, loaded: LoadedU
       user: { email, name, avatarUrl: view.avatarUrl, state: user?.state ?? null },
       loginService: traitText(traits, 'loginService') ?? null,
       ...waysIn.json,
+      csrf_token: ourCsrfToken(res),
     },
     error: waysIn.error,
   };
@@ -192,6 +199,7 @@ export function renderReactivate(req: Request, res: Response, user: CurrentUser,
       state: user.state,
       deletionScheduledAt: user.deletionScheduledAt,
       reactivate: ROUTES.reactivate,
+      csrf_token: ourCsrfToken(res),
       user: { email: user.email, name: user.name, avatarUrl: user.avatarUrl, state: user.state },
       ...(options.returnTo ? { return_to: options.returnTo } : {}),
       ...(options.error ? { code: 'reactivation_failed', message: options.error } : {}),

@@ -50,6 +50,10 @@ const userSummary = z.object({
   state: z.enum(['active', 'pending_deletion', 'deleted']).nullable().describe('null while the user service is unreachable'),
 });
 
+const ourCsrfTokenField = z
+  .string()
+  .describe("Our CSRF token for the page's own actions (avatar, deletion, restore, sign out everywhere): send it as _csrf or x-csrf-token");
+
 export const settingsState = z.object({
   flow: flowStateSchema,
   user: userSummary,
@@ -66,12 +70,14 @@ export const settingsState = z.object({
       action: z.enum(['link', 'unlink', 'lastWayIn']).describe('lastWayIn: linked, and the only way to sign in, so it cannot be unlinked'),
     }),
   ),
+  csrf_token: ourCsrfTokenField,
 });
 
 export const pendingDeletionState = z.object({
   state: z.literal('pending_deletion'),
   deletionScheduledAt: z.string().nullable(),
   reactivate: z.string().describe('POST here (with our CSRF token) to restore the account'),
+  csrf_token: ourCsrfTokenField,
   return_to: z.string().optional().describe('Where a sign-in was going: post it back with the restore to go on there'),
 });
 

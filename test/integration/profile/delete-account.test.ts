@@ -114,6 +114,21 @@ describe('delete account and reactivation', () => {
     expect((await getIdentity(env.identityAdminUrl, u.id)).metadata_public).not.toHaveProperty('deletionRequestedAt');
   });
 
+  test('JSON alone: the profile state carries our CSRF token, which deletes and then restores the account', async () => {
+    const u = await users.signedIn({ prefix: 'del-json-only' });
+    const state = JSON.parse((await u.browser.get('/profile-settings', { accept: 'application/json' })).text) as { csrf_token: string };
+    expect(state.csrf_token).toMatch(/^[0-9a-f]{64}$/);
+    expect((await u.browser.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': state.csrf_token })).status).toBe(200);
+
+    const back = new Browser(env.appUrl);
+    expect((await signIn(back, u.email)).status).toBe(303);
+    const pending = JSON.parse((await back.get('/profile-settings', { accept: 'application/json' })).text) as { state: string; csrf_token: string };
+    expect(pending).toMatchObject({ state: 'pending_deletion', csrf_token: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const restored = await back.postJson('/profile-settings/reactivate', {}, { 'x-csrf-token': pending.csrf_token });
+    expect(restored.status).toBe(200);
+    expect(JSON.parse(restored.text)).toMatchObject({ redirect_to: '/profile-settings', state: 'active' });
+  });
+
   test('JSON: the deletion answer names the schedule', async () => {
     const u = await users.signedIn({ prefix: 'del-json' });
     const answer = await u.browser.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': u.csrf });

@@ -105,6 +105,9 @@ for (const javaScriptEnabled of [true, false]) {
         const code = new URL(page.url()).searchParams.get('code')!;
         expect(await h1(page)).toBe(catalogueText('en', 'gateway.callbackTitle'));
         expect(await page.locator('#gateway-code').innerText()).toBe(code);
+        // On a phone the code breaks across lines: the page does not scroll sideways (it was 961 px wide).
+        await page.setViewportSize({ width: 390, height: 844 });
+        await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
         if (javaScriptEnabled) {
           await page.waitForFunction(() => ((window as unknown as { bridged?: string[] }).bridged ?? []).length > 0);
           const messages = await page.evaluate(() => (window as unknown as { bridged: string[] }).bridged);

@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { Alert } from '../components/Alert.tsx';
 import { AuthCard } from '../components/flow/AuthCard.tsx';
 import { useCachedT } from '../components/flow/labels.ts';
@@ -13,6 +14,21 @@ export function GatewayDonePage() {
       </Alert>
     </AuthCard>
   );
+}
+
+/**
+ * A long token as text the line can break in (a <wbr> every 8 characters): a ~90-character code has no break
+ * point, and pushed a 390 px page to 961 px. The text, copied or read, is the token itself. No CSS rule: the
+ * guest stylesheet every guest page inlines has no bytes to spare (issue 17's 15 KB).
+ */
+function Breakable(props: { text: string }) {
+  const chunks = props.text.match(/.{1,8}/gsu) ?? [];
+  return chunks.map((chunk, index) => (
+    <Fragment key={index}>
+      {index > 0 ? <wbr /> : null}
+      {chunk}
+    </Fragment>
+  ));
 }
 
 export type GatewayResult = { status: 'success'; code: string; state: string } | { status: 'error'; error: string; state?: string };
@@ -47,14 +63,18 @@ export function GatewayCallbackPage(props: { result: GatewayResult; bridgeScript
             <>
               <dt>{t('gateway.codeLabel')}</dt>
               <dd>
-                <code id="gateway-code">{result.code}</code>
+                <code id="gateway-code">
+                  <Breakable text={result.code} />
+                </code>
               </dd>
             </>
           ) : (
             <>
               <dt>{t('gateway.errorLabel')}</dt>
               <dd>
-                <code id="gateway-error">{result.error}</code>
+                <code id="gateway-error">
+                  <Breakable text={result.error} />
+                </code>
               </dd>
             </>
           )}

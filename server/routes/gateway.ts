@@ -6,7 +6,9 @@
  * (skipped: the gateway clients are trusted) to the app's redirect URI.
  *
  *   GET /authentication/gateway?request_login=1&redirect_uri=http://127.0.0.1:<port>/<path>&code_challenge=&code_challenge_method=S256&state=
- *       desktop: the code goes to the app's loopback listener (RFC 8252), which then opens /authentication/gateway/done
+ *       desktop: the code goes to the app's loopback listener (RFC 8252), which then opens /authentication/gateway/done;
+ *       any port, but the path must be one registered for the desktop client (the provider refuses any
+ *       other on its error page; `npm start` registers /callback: scripts/oauth2-clients.ts)
  *   GET /authentication/gateway?platform=ios|android&login_type=email|google|…&code_challenge=&code_challenge_method=S256&state=
  *       mobile: the code comes back to /authentication/gateway/callback, whose page posts it to the web view bridge
  *   GET /authentication/gateway/callback?code=&state= | ?error=&error_description=&state=
@@ -65,7 +67,9 @@ const loopbackRedirect = z
     const host = url.hostname;
     return url.protocol === 'http:' && (host === '127.0.0.1' || host === '[::1]') && !url.username && !url.password && !url.hash;
   })
-  .describe('The desktop app’s loopback listener, http://127.0.0.1:<port>/<path> or http://[::1]:<port>/<path>');
+  .describe(
+    'The desktop app’s loopback listener, http://127.0.0.1:<port>/<path> or http://[::1]:<port>/<path>: any port, a path registered for the desktop client (npm start: /callback)',
+  );
 
 const desktopQuery = z.object({ request_login: z.string().max(8), redirect_uri: loopbackRedirect, ...pkce });
 const mobileQuery = z.object({

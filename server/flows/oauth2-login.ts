@@ -15,6 +15,9 @@
  *                                        with JSON, v1.3.1 accepts it and answers an error, losing the redirect);
  *                           skip=false → Kratos creates a refresh flow (it forces refresh=true): the sign-in
  *                                        page asks for the password again; /sign-up goes to /sign-in for it.
+ *                         A guest whose authorization request names a provider (`provider_hint`, set by the
+ *                         mobile gateway for its login_type) goes to that provider's sign-in at once
+ *                         (request_social_sign_in, the challenge kept): one sign-in for the whole journey.
  *   guestOrChallenge      guestOnly, except for a request carrying a login challenge.
  *   allowChallengeClient  the sign-in and sign-up pages of a flow with a challenge name the client's redirect
  *                         origins in the CSP form-action: without JavaScript, a post there can end, through
@@ -23,6 +26,7 @@
 import type { RequestHandler, Response } from 'express';
 import type { KratosFlow } from '../../core/kratos/types.ts';
 import { ROUTES } from '../../core/routes.ts';
+import { knownProvider } from '../../core/kratos/social.ts';
 import { answerOAuth2Failure, badChallenge, isChallenge, oauth2Admin, redirectOrigins } from '../oauth2.ts';
 import { configOf } from '../request-context.ts';
 import { allowOnThisPage } from '../security/headers.ts';
@@ -32,6 +36,9 @@ import { respondRedirect } from './respond.ts';
 import { guestOnly } from './session.ts';
 
 const hasChallenge = (query: Record<string, unknown>) => query.login_challenge !== undefined;
+
+/** The authorization request's parameter naming the provider to sign in with (our gateway sets it). */
+export const PROVIDER_HINT = 'provider_hint';
 
 export const guestOrChallenge: RequestHandler = (req, res, next) => (hasChallenge(req.query) ? next() : guestOnly(req, res, next));
 
@@ -44,12 +51,22 @@ export const loginChallengeGate: RequestHandler = async (req, res, next) => {
     if (!isChallenge(challenge)) return answerOAuth2Failure(req, res, badChallenge());
     if (!admin) return next(); // no OAuth2 provider configured: Kratos says what it makes of it
     let skip: boolean;
+    let hinted: string | undefined;
     try {
-      skip = (await admin.getLoginRequest(challenge)).skip === true;
+      const request = await admin.getLoginRequest(challenge);
+      skip = request.skip === true;
+      hinted = providerHintOf(request.request_url);
     } catch (error) {
       return answerOAuth2Failure(req, res, error);
     }
-    if (!(await whoami(req, res))) return next();
+    if (!(await whoami(req, res))) {
+      // A guest the app sent with a provider (the mobile gateway's login_type): that provider's sign-in at
+      // once, inside this authorization, so one sign-in there is the whole journey.
+      if (hinted && req.path === ROUTES.signIn && req.query.request_social_sign_in === undefined) {
+        return respondRedirect(req, res, withParams(ROUTES.signIn, keptParams(req.query), { request_social_sign_in: 'true', provider: hinted }));
+      }
+      return next();
+    }
     if (skip) {
       const kratos = new URL(`${config.kratosBrowserUrl.replace(/\/+$/, '')}/self-service/login/browser`);
       kratos.searchParams.set('login_challenge', challenge);
@@ -61,6 +78,15 @@ export const loginChallengeGate: RequestHandler = async (req, res, next) => {
     next(error);
   }
 };
+
+/**
+ * The provider an app asked for in its authorization request (`provider_hint`, one of ours), which Hydra
+ * keeps in the login request's request_url; undefined when none or unknown.
+ */
+function providerHintOf(requestUrl: string | undefined): string | undefined {
+  if (!requestUrl || !URL.canParse(requestUrl)) return undefined;
+  return knownProvider(new URL(requestUrl).searchParams.get(PROVIDER_HINT));
+}
 
 export function allowChallengeClient(res: Response, flow: KratosFlow): void {
   const request = (flow as { oauth2_login_request?: { client?: { redirect_uris?: string[] } } }).oauth2_login_request;

@@ -15,7 +15,8 @@
  *   GET /authentication/gateway/done
  *
  * A guest goes to the provider at once and signs in on its login UI, our /sign-in?login_challenge (a mobile
- * `login_type` naming a provider goes to /sign-in?request_social_sign_in=…&return_to=<here> instead).
+ * `login_type` naming a provider rides along as `provider_hint`, and that page starts the provider's sign-in
+ * at once: server/flows/oauth2-login.ts).
  * Without the app's client id (GATEWAY_DESKTOP_CLIENT_ID / GATEWAY_MOBILE_CLIENT_ID) or HYDRA_PUBLIC_URL: 404.
  */
 import { Router, type Request, type Response } from 'express';
@@ -24,18 +25,18 @@ import { z } from 'zod';
 import { AppError, ERROR_CODES } from '../../core/errors.ts';
 import { GATEWAY_LIMITS } from '../../core/limits.ts';
 import { SOCIAL_PROVIDERS } from '../../core/kratos/social.ts';
-import { pathWithQuery, ROUTES } from '../../core/routes.ts';
+import { ROUTES } from '../../core/routes.ts';
 import { FlowErrorPage } from '../../views/pages/FlowErrorPage.tsx';
 import { GatewayCallbackPage, GatewayDonePage, type GatewayResult } from '../../views/pages/GatewayPages.tsx';
 import type { Config } from '../config.ts';
 import { urlOnOrigin } from '../flows/account-host.ts';
+import { PROVIDER_HINT } from '../flows/oauth2-login.ts';
 import { respondError, respondRedirect, responseMode } from '../flows/respond.ts';
 import { requireLogin, whoami } from '../flows/session.ts';
 import type { AppLocals } from '../locals.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { renderPage } from '../render.tsx';
 import { configOf, translator } from '../request-context.ts';
-import { boundedReturnTo } from '../security/return-to.ts';
 
 /** What the apps are given: an ID token naming the identity, and a refresh token to stay signed in. */
 const GATEWAY_SCOPE = 'openid offline_access';
@@ -124,7 +125,8 @@ function gatewayOf(req: Request, config: Config): Gateway | AppError {
   return { clientId, redirectUri, query: parsed.data };
 }
 
-function authorizeUrl(config: Config, gateway: Gateway): string {
+/** The authorization request; `provider`: the sign-in to start at once for a guest (oauth2-login.ts). */
+function authorizeUrl(config: Config, gateway: Gateway, provider?: string): string {
   const url = new URL('/oauth2/auth', config.HYDRA_PUBLIC_URL);
   url.search = new URLSearchParams({
     client_id: gateway.clientId,
@@ -134,6 +136,7 @@ function authorizeUrl(config: Config, gateway: Gateway): string {
     state: gateway.query.state,
     code_challenge: gateway.query.code_challenge,
     code_challenge_method: 'S256',
+    ...(provider ? { [PROVIDER_HINT]: provider } : {}),
   }).toString();
   return url.href;
 }
@@ -144,15 +147,11 @@ async function toProvider(req: Request, res: Response): Promise<void> {
   if (gateway instanceof AppError) return refuse(req, res, gateway);
   const loginType = 'login_type' in gateway.query ? gateway.query.login_type : 'email';
   if (responseMode(req) !== 'json' && !(await whoami(req, res))) {
-    // A guest of the mobile app who chose a provider in the app goes straight to that provider's sign-in.
-    if (loginType !== 'email') {
-      const here = boundedReturnTo(urlOnOrigin(config.PUBLIC_URL, req.originalUrl).href);
-      return respondRedirect(req, res, pathWithQuery(ROUTES.signIn, { request_social_sign_in: 'true', provider: loginType, return_to: here }));
-    }
-    // Any other guest signs in inside the authorization: the provider's login UI is our sign-in page,
-    // and one password there is the whole journey (signing in first would make Kratos ask again, since
-    // the provider remembers no login yet; decision 140).
-    return respondRedirect(req, res, authorizeUrl(config, gateway));
+    // A guest signs in inside the authorization: the provider's login UI is our sign-in page, and one
+    // sign-in there is the whole journey (signing in first would make Kratos ask again, since the provider
+    // remembers no login yet; decision 140). A mobile guest who chose a provider in the app is sent by
+    // that page straight to the provider's sign-in (the hint in the authorization request).
+    return respondRedirect(req, res, authorizeUrl(config, gateway, loginType === 'email' ? undefined : loginType));
   }
   // Signed in (JSON guests get requireLogin's 401): on to the provider.
   let signedIn = false;

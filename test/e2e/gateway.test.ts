@@ -12,10 +12,13 @@ import { ROUTES } from '../../core/routes.ts';
 import { catalogueText, submitSignIn } from '../support/browser.ts';
 import { GATEWAY_ENV, DESKTOP_CLIENT_ID, MOBILE_CLIENT_ID, pkcePair, registerGatewayClients } from '../integration/gateway/gateway-support.ts';
 import { h1, useScreenStack } from './screen-stack.ts';
+import { atProvider } from './social-steps.ts';
+import { uniqueEmail } from '../support/fixtures.ts';
 
 const screens = useScreenStack({
   name: 'gateway-e2e',
   oauth2: true,
+  socialProviders: true,
   env: GATEWAY_ENV,
   rateLimits: { 'sign-in': { perIp: 1000, perEmail: 1000 } },
 });
@@ -122,6 +125,34 @@ for (const javaScriptEnabled of [true, false]) {
         expect(decodeJwt(tokens.id_token).sub).toBe(person.id);
       });
     }
+
+    it('mobile: a guest who chose Google in the app signs in with Google once, and the code comes back', async () => {
+      const google = screens.stack.providers!.google;
+      const email = uniqueEmail(`gateway-google-${mode}`);
+      screens.stack.providers!.addAccount('google', { email, name: 'Gateway Reader' });
+      screens.identities.track(email);
+      const { verifier, challenge } = pkcePair();
+      const page = await screens.openPage(javaScriptEnabled);
+      // Pages shown at Google, counted each time the browser arrives there from elsewhere.
+      let visits = 0;
+      let atGoogle = false;
+      page.on('framenavigated', (frame) => {
+        if (frame !== page.mainFrame()) return;
+        const there = new URL(frame.url()).origin === google.origin;
+        if (there && !atGoogle) visits += 1;
+        atGoogle = there;
+      });
+      const callback = `${screens.stack.appUrl}${ROUTES.gatewayCallback}`;
+      await Promise.all([
+        page.waitForURL((url) => url.origin === google.origin, { waitUntil: 'commit' }),
+        page.goto(gatewayUrl({ platform: 'ios', login_type: 'google', code_challenge: challenge, code_challenge_method: 'S256', state: `google-${mode}` })),
+      ]);
+      await atProvider(page, google.origin, email, (url) => url.href.startsWith(`${callback}?`), javaScriptEnabled);
+      expect(visits).toBe(1);
+      const code = new URL(page.url()).searchParams.get('code')!;
+      const tokens = await tokensFor(code, callback, verifier, MOBILE_CLIENT_ID);
+      expect(decodeJwt(tokens.id_token).sub).toBeTruthy();
+    });
 
     it('mobile: an error comes back to the bridge as an error message (a 400 page)', async () => {
       screens.provoke(400);

@@ -168,6 +168,7 @@ export function visibleText(html: string): string {
   return html
     .replace(/<script[\s\S]*?<\/script>/g, ' ')
     .replace(/<style[\s\S]*?<\/style>/g, ' ')
+    .replace(/<wbr\s*\/?>/g, '') // a line-break opportunity, no text
     .replace(/<[^>]+>/g, ' ')
     .replace(/&amp;/g, '&')
     .replace(/&#x27;|&#39;/g, "'")

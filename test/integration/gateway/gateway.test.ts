@@ -172,14 +172,30 @@ describe('mobile app (platform, login_type)', () => {
     expect(JSON.parse(json.text)).toEqual({ type: 'authentication', status: 'success', code: 'abc', state: 'mobile-state-42' });
   });
 
-  it('a guest with a provider as login_type goes straight to that provider’s sign-in, then back', async () => {
-    const guest = await new Browser(stack.appUrl).get(mobilePath(pkcePair().challenge).replace('login_type=email', 'login_type=google'));
+  it('a guest with a provider as login_type starts that provider’s sign-in inside the authorization (one sign-in in all)', async () => {
+    const browser = new Browser(stack.appUrl);
+    const guest = await browser.get(mobilePath(pkcePair().challenge).replace('login_type=email', 'login_type=google'));
     expect(guest.status).toBe(303);
-    const target = new URL(guest.location!, stack.appUrl);
-    expect(target.pathname).toBe(ROUTES.signIn);
-    expect(target.searchParams.get('request_social_sign_in')).toBe('true');
-    expect(target.searchParams.get('provider')).toBe('google');
-    expect(target.searchParams.get('return_to')).toContain(`${ROUTES.gateway}?platform=ios`);
+    const authorize = new URL(guest.location!);
+    expect(`${authorize.origin}${authorize.pathname}`).toBe(`${stack.oauth2!.publicUrl}/oauth2/auth`);
+    expect(authorize.searchParams.get('provider_hint')).toBe('google');
+    // Hydra's login UI, our sign-in page, reads the hint from the login request and starts Google at once,
+    // the challenge kept (Kratos accepts it after Google's callback).
+    const loginUi = await browser.get(guest.location!);
+    const signInPage = new URL(loginUi.location!, stack.appUrl);
+    expect(signInPage.pathname).toBe(ROUTES.signIn);
+    const started = await browser.get(`${signInPage.pathname}${signInPage.search}`);
+    expect(started.status).toBe(303);
+    const social = new URL(started.location!, stack.appUrl);
+    expect(social.pathname).toBe(ROUTES.signIn);
+    expect(Object.fromEntries(social.searchParams)).toEqual({
+      login_challenge: signInPage.searchParams.get('login_challenge'),
+      request_social_sign_in: 'true',
+      provider: 'google',
+    });
+    // The email login type, and an authorization without a hint, show the sign-in page itself.
+    const email = await browser.get(mobilePath(pkcePair().challenge));
+    expect(new URL(email.location!).searchParams.get('provider_hint')).toBeNull();
     const unknown = await new Browser(stack.appUrl).get(mobilePath(pkcePair().challenge).replace('login_type=email', 'login_type=myspace'));
     expect(unknown.status).toBe(400);
   });

@@ -224,8 +224,13 @@ function afterConsent(req: IncomingMessage, res: ServerResponse, ctx: Context, v
   if (!verdict || !flow) throw oauthError('access_denied', 'The consent verifier has already been used, has not been granted, or is invalid.');
   const state = flow.params.state ?? '';
   csrfCheck(req, consentCsrfCookie(flow.clientId), flow.consentCsrf, flow);
-  if (verdict.used) throw new ClientError(oauthError('access_denied', 'The consent verifier has already been used.'), flow.redirectUri, state);
+  // One verdict per consent: real Hydra v2.3.0 refuses a second one for the same request (a consent
+  // rejected, then accepted from the reopened page) as a used verifier.
+  if (verdict.used || flow.consentHandled)
+    throw new ClientError(oauthError('access_denied', 'The consent verifier has already been used.'), flow.redirectUri, state);
   ctx.store.put('verdict', verifier, { ...verdict, used: true }, { ref: flow.id });
+  flow.consentHandled = true;
+  saveFlow(ctx, flow);
   if (verdict.consentError) throw new ClientError(rejection(verdict.consentError), flow.redirectUri, state);
   const consent = verdict.consent!;
   flow.consent = consent;

@@ -58,6 +58,8 @@ export type Flow = {
   consentRequestedAt?: number;
   consent?: ConsentResult;
   consentUsed?: boolean;
+  /** A consent verdict (granted or rejected) has been followed: no other verdict of this request is. */
+  consentHandled?: boolean;
   /** The id Hydra gives a handled consent (consent sessions' `consent_request.challenge`). */
   consentRequestId?: string;
   /** Consent revoked through the admin API (no longer listed, no longer covers a request). */

@@ -100,6 +100,20 @@ describe('consent screen', () => {
     expect(params.get('code')).toBeNull();
   });
 
+  test('a denied consent reopened and allowed gives the client no code: Hydra refuses a second answer', async () => {
+    const client = await registerClient(stack);
+    const { browser, page } = await signInThroughClient(client);
+    const url = new URL(page.url);
+    const denied = await answerConsent(browser, stack.appUrl, page, 'deny');
+    expect(callbackParams(denied.url).get('error')).toBe('access_denied');
+    const reopened = { ...(await browser.get(`${url.pathname}${url.search}`)), url: page.url };
+    const allowed = await answerConsent(browser, stack.appUrl, reopened, 'allow');
+    const params = callbackParams(allowed.url);
+    expect(params.get('code')).toBeNull();
+    expect(params.get('error')).toBe('access_denied');
+    expect(params.get('error_description')).toContain('The consent verifier has already been used');
+  });
+
   test('remember my choice: the next authorization skips the screen; without it, the screen comes again', async () => {
     const client = await registerClient(stack);
     const first = await signInThroughClient(client);

@@ -233,7 +233,8 @@ async function submit<Body>(def: FlowScreen<Body>, screen: ScreenRequest): Promi
   const flowId = req.query.flow;
   const parsed = parseBody(def.body, req.body);
   if (!parsed.ok) return refuseBody(def, screen, parsed);
-  if (!isFlowId(flowId)) return refuseBody(def, screen, { fieldErrors: {}, formErrors: [] });
+  // No form to post to (a post without ?flow=, or not a flow id): a new one, said as for a flow Kratos no longer has.
+  if (!isFlowId(flowId)) return refuseBody(def, screen, { fieldErrors: {}, formErrors: ['flowError.restartedMissing'], code: ERROR_CODES.flowMissing });
   const refused = await def.precheck?.(screen, parsed.data);
   if (refused) return refuseBody(def, screen, { fieldErrors: {}, formErrors: [refused.key], code: refused.code });
   let kratosBody: Record<string, unknown> | null;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
 import { STRONG_PASSWORD, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
-import { alerts, barAddress, Browser, formAction, hiddenValue, openSignIn, openSignUp } from '../../support/http.ts';
+import { alerts, barAddress, Browser, formAction, hiddenValue, openSignIn, openSignUp, visibleText } from '../../support/http.ts';
 import { onRealKratos, startStack, type Stack } from '../../support/stack.ts';
 import { catalogueText } from '../../support/browser.ts';
 import { startAppOnFake, startFakeKratos, GOOGLE_AUTHORIZE } from '../../support/fake-kratos.ts';
@@ -143,6 +143,27 @@ describe('against the identity service', () => {
     expect(body.meta.flowId).toMatch(UUID);
     expect(body.meta.flowId).not.toBe(unknown);
     expect(body.flow.ui.action).toContain(body.meta.flowId);
+  });
+
+  test('a post without a flow id gets a new form, said the same way (JSON: self_service_flow_missing, not a bare "400")', async () => {
+    const browser = new Browser(stack.appUrl);
+    const { csrf } = await openSignIn(browser);
+    const signInBody = { csrf_token: csrf, identifier: 'x@example.com', password: STRONG_PASSWORD };
+    const posts: [string, Record<string, string>][] = [
+      ['/sign-in', signInBody],
+      ['/sign-in?flow=zzz', signInBody],
+      ['/sign-up/verification', { csrf_token: csrf, email: 'x@example.com', method: 'code' }],
+    ];
+    for (const [path, form] of posts) {
+      const answer = await browser.postJson(path, form, { 'accept-language': 'fr' });
+      expect(answer.status).toBe(400);
+      const body = JSON.parse(answer.text);
+      expect(body).toMatchObject({ code: 'self_service_flow_missing', message: catalogueText('fr', 'flowError.restartedMissing') });
+      expect(body.meta.flowId).toMatch(UUID);
+    }
+    const page = await browser.post('/sign-in', { csrf_token: csrf, identifier: 'x@example.com', password: STRONG_PASSWORD });
+    expect(page.status).toBe(400);
+    expect(visibleText(page.text)).toContain(catalogueText('en', 'flowError.restartedMissing'));
   });
 
   test('the Kratos error page (/error?id=) renders the stored error translated, with its status', async () => {

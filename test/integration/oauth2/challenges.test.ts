@@ -28,7 +28,7 @@ describe('challenges Hydra refuses', () => {
     ]) {
       const page = await browser.get(path);
       expect(page.status, path).toBe(404);
-      expect(visibleText(page.text)).toContain('Sign-in request not found');
+      expect(visibleText(page.text)).toContain('Request not found');
       expect(page.text).not.toMatch(/Not Found|Unable to locate/);
       const answer = await browser.get(path, json);
       expect(codeOf(answer.text)).toBe('oauth2_request_unknown');
@@ -62,7 +62,7 @@ describe('challenges Hydra refuses', () => {
       const url = new URL(consentPage.url);
       const page = await browser.get(`${url.pathname}${url.search}`);
       expect(page.status).toBe(410);
-      expect(visibleText(page.text)).toContain('This sign-in request has expired');
+      expect(visibleText(page.text)).toContain('This request has expired');
       expect(codeOf((await browser.get(`${url.pathname}${url.search}`, json)).text)).toBe('oauth2_request_expired');
     } finally {
       await own.close();

@@ -56,11 +56,15 @@ export const notFound: RequestHandler = (req, res) => answer(req, res, 404, ERRO
 
 /**
  * pino-http's fields for a request that failed: a crash (the error the responder below handed over in
- * `res.err`) also says so in `reason`. Other failures (a 503, a response cut short) keep the fields as
- * they are: they are not crashes.
+ * `res.err`) also says so in `reason`. Other failures are not crashes: a response cut short keeps its
+ * error; a 5xx we answered on purpose (a 503: an outage, a service not configured) loses the error
+ * pino-http makes up for it, whose stack only shows pino-http's own code (the responder has logged why).
  */
-export function failedRequestFields(_req: IncomingMessage, res: ServerResponse, _error: Error, fields: Record<string, unknown>): Record<string, unknown> {
-  return (res as ServerResponse & { err?: unknown }).err === undefined ? fields : { ...fields, reason: LOG_REASONS.crash };
+export function failedRequestFields(_req: IncomingMessage, res: ServerResponse, error: Error, fields: Record<string, unknown>): Record<string, unknown> {
+  if ((res as ServerResponse & { err?: unknown }).err !== undefined) return { ...fields, reason: LOG_REASONS.crash };
+  if (error.message !== `failed with status code ${res.statusCode}`) return fields;
+  const { err: _madeUp, ...rest } = fields;
+  return rest;
 }
 
 /**

@@ -50,6 +50,14 @@ test('an outage of the backend is not called unknown: no reason but the call', a
   const line = logged('backend call failed').at(-1);
   expect(line).toMatchObject({ code: 'unavailable', status: 503 });
   expect(line?.reason).toBeUndefined();
+  // The request's own line: no error made up by the logger, whose stack would only show the logger's code.
+  const request = env.stack
+    .appLog()
+    .map((entry) => JSON.parse(entry) as LogLine & { res?: { statusCode?: number }; err?: unknown })
+    .filter((entry) => entry.msg === 'request errored' && entry.res?.statusCode === 503)
+    .at(-1);
+  expect(request).toBeDefined();
+  expect(request).not.toHaveProperty('err');
 });
 
 test('the backend not told of a provider linked at sign-in: the sign-in goes on to "linked", logged as LINK_ACCOUNT', async () => {

@@ -85,7 +85,9 @@ async function view(screen: ScreenRequest, state: ScreenState) {
     highlight,
   };
   const forgotPasswordHref = screen.link(ROUTES.forgotPassword);
-  const lastAccount = linking ? undefined : readLastAccount(req);
+  // Confirming who one is (a refresh flow: signed in already) is no place to sign up or to pick another account.
+  const confirming = state.flow.refresh === true;
+  const lastAccount = linking || confirming ? undefined : readLastAccount(req);
   const formProps = {
     form,
     forgotPasswordHref,
@@ -100,7 +102,7 @@ async function view(screen: ScreenRequest, state: ScreenState) {
     page: () =>
       createElement(SignInPage, {
         ...formProps,
-        signUpHref: screen.link(ROUTES.signUp),
+        signUpHref: confirming ? undefined : screen.link(ROUTES.signUp),
         lastAccount,
         continueAsHref: lastAccount ? screen.link(ROUTES.signIn, { flow: state.flow.id, email: lastAccount.email, loginHint: undefined }) : undefined,
         forgetAccountAction: screen.link(ROUTES.forgetAccount),

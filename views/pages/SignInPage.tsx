@@ -29,7 +29,8 @@ export type SignInPageProps = {
   socialNote?: boolean;
   /** A notice above the form: a social sign-in asked for by a link that needs the user's click first, or the sign-out this page follows. */
   notice?: SignInNotice;
-  signUpHref: string;
+  /** Absent on a re-authentication (refresh) flow: the person has an account and is signed in. */
+  signUpHref?: string;
   forgotPasswordHref: string;
   /** The last-used account (cookie `last_access_account`), offered with a way to forget it. */
   lastAccount?: LastAccount;
@@ -106,12 +107,14 @@ export function SignInPage(props: SignInPageProps) {
       clearStorage={props.clearStorage}
       context={props.context}
       footer={
-        <p>
-          {t('authPage.noAccount')}{' '}
-          <a href={props.signUpHref} data-link="sign-up">
-            {t('authPage.signUp')}
-          </a>
-        </p>
+        props.signUpHref ? (
+          <p>
+            {t('authPage.noAccount')}{' '}
+            <a href={props.signUpHref} data-link="sign-up">
+              {t('authPage.signUp')}
+            </a>
+          </p>
+        ) : undefined
       }
     >
       {props.lastAccount ? (

@@ -187,6 +187,10 @@ describe('re-authentication (refresh=true)', () => {
       await fetch(`${stack.identity.publicUrl}/self-service/login/flows?id=${flowId}`, { headers: { cookie: browser.cookieHeader() } })
     ).json()) as { refresh: boolean };
     expect(flow.refresh).toBe(true);
+    // Confirming who one is: no sign-up link, no other account offered (the sign-in left the last-used one).
+    expect(browser.cookies.has('last_access_account')).toBe(true);
+    expect(page.text).not.toContain('data-link="sign-up"');
+    expect(page.text).not.toContain('class="last-account"');
 
     const answer = await browser.post(action, { csrf_token: csrf, identifier: email, password: STRONG_PASSWORD, method: 'password' });
     expect(answer.status).toBe(303);

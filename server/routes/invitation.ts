@@ -7,12 +7,21 @@
  *                                      which creates the identity with the invited address verified; then
  *                                      we sign the new user in through a Kratos login flow and go to /
  *
+ * The backend creates the identity through Kratos's admin API, which applies no password policy. So the
+ * backend is given a random strong password, and the chosen one is then set through a Kratos settings flow
+ * of the new session, where Kratos's whole policy applies (breached, too similar to the address, …). A
+ * password it refuses leaves the account with the random one: the person lands on the profile's password
+ * form, Kratos's reason shown, to choose another (nothing else can sign in with it meanwhile).
+ *
  * The e-mail is never read from the request: the backend takes it from the invitation.
  */
+import { randomBytes } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { createElement } from 'react';
 import { z } from 'zod';
 import { AppError, errorBody, ERROR_CODES } from '../../core/errors.ts';
+import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
+import type { KratosFlow } from '../../core/kratos/types.ts';
 import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 import { InvitationForm, InvitationPage, type InvitationFormProps, type InvitationProblem } from '../../views/pages/InvitationPage.tsx';
 import { backendClientFor, type Invitation } from '../backend-client.ts';
@@ -24,6 +33,8 @@ import { LOG_REASONS } from '../log-reasons.ts';
 import { documentEndpoint, errorResponse, TOO_MANY_REQUESTS } from '../openapi/registry.ts';
 import { ensureCsrfToken, provideCsrfToken, requireCsrf } from '../security/csrf.ts';
 import { authRateLimit } from '../security/rate-limit.ts';
+import { settingsAction } from './profile/context.ts';
+import { addFlash } from './profile/flash.ts';
 
 const TOKEN = /^[A-Za-z0-9_-]{1,200}$/;
 const ACCEPTED = new Set(['on', 'true', '1', 'yes', 'accepted']);
@@ -57,11 +68,22 @@ documentEndpoint({
   method: 'post',
   path: ROUTES.invitation,
   summary: 'Create the account of an invitation and sign in',
-  description: 'The e-mail comes from the invitation, never from the request. On success the new user is signed in (session cookie set).',
+  description:
+    'The e-mail comes from the invitation, never from the request. On success the new user is signed in (session cookie set). ' +
+    "The password is set under the identity service's password policy: one it refuses leaves the account signed in without a usable password, " +
+    'redirect_to then leads to the profile password form and passwordRefused says why.',
   tags: ['sign-up'],
   body: invitationBody,
   responses: {
-    200: { description: 'Created and signed in; HTML posts get 303', schema: z.object({ redirect_to: z.string(), email: z.string(), signedIn: z.boolean() }) },
+    200: {
+      description: 'Created and signed in; HTML posts get 303',
+      schema: z.object({
+        redirect_to: z.string(),
+        email: z.string(),
+        signedIn: z.boolean(),
+        passwordRefused: z.string().optional().describe('The password was not accepted (why, translated): choose another on the profile'),
+      }),
+    },
     400: errorResponse('validation_error (meta.fields), invalid_invitation_token, or what else the backend refused (e.g. identity_rejected)'),
     403: errorResponse('Missing or wrong CSRF token'),
     409: errorResponse('email_exists: an account with the invited address exists'),
@@ -137,6 +159,19 @@ async function show(req: Request, res: Response): Promise<void> {
   renderForm(req, res, 200, { token: token!, email: invitation.email });
 }
 
+type ChosenPassword = { result: 'set' } | { result: 'refused'; flow: KratosFlow } | { result: 'failed' };
+
+/** Sets the chosen password through a settings flow of the new session, under Kratos's whole password policy. */
+async function setChosenPassword(req: Request, res: Response, password: string): Promise<ChosenPassword> {
+  const flow = await createFlow(req, res, 'settings');
+  if (!flow.ok) return { result: 'failed' };
+  const body = { method: 'password', password, csrf_token: flowCsrfToken(flow.data) ?? '' };
+  const outcome = await submitFlow(req, res, 'settings', flow.data.id, body);
+  // Kratos answers a settings save with the flow itself, in state success.
+  if (outcome.type === 'success' || (outcome.type === 'invalid' && outcome.flow.state === 'success')) return { result: 'set' };
+  return outcome.type === 'invalid' ? { result: 'refused', flow: outcome.flow } : { result: 'failed' };
+}
+
 /** Signs the new account in through a Kratos login flow, relaying its cookies; false if that did not work. */
 async function signInNewAccount(req: Request, res: Response, email: string, password: string): Promise<boolean> {
   const flow = await createFlow(req, res, 'login');
@@ -170,8 +205,9 @@ async function submit(req: Request, res: Response): Promise<void> {
   }
 
   let created: { identityId: string; email: string };
+  const placeholder = randomBytes(32).toString('base64url'); // never shown: replaced by the chosen password below
   try {
-    created = await backendClientFor(req).signUpInvitation({ token: token!, password, ...(name ? { name } : {}) });
+    created = await backendClientFor(req).signUpInvitation({ token: token!, password: placeholder, ...(name ? { name } : {}) });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     if (TOKEN_REFUSALS.has(error.code)) return respondProblem(req, res, error.code);
@@ -190,9 +226,20 @@ async function submit(req: Request, res: Response): Promise<void> {
     return renderForm(req, res, 503, { ...form, formError: message }, new AppError(503, problemCode(req, error), message));
   }
 
-  const signedIn = await signInNewAccount(req, res, created.email, password).catch(() => false);
-  const target = signedIn ? ROUTES.home : signInAs(created.email);
-  respondRedirect(req, res, target, { email: created.email, signedIn });
+  const signedIn = await signInNewAccount(req, res, created.email, placeholder).catch(() => false);
+  if (!signedIn) {
+    // The account exists with a password nobody knows: a new one is set by e-mail (the address is verified).
+    req.log?.warn({ reason: LOG_REASONS.ory }, 'invitation account created but not signed in');
+    return respondRedirect(req, res, pathWithQuery(ROUTES.forgotPassword, { email: created.email }), { email: created.email, signedIn });
+  }
+  const chosen = await setChosenPassword(req, res, password).catch((): ChosenPassword => ({ result: 'failed' }));
+  if (chosen.result === 'set') return respondRedirect(req, res, ROUTES.home, { email: created.email, signedIn });
+  // Signed in, the password still to choose: the profile's password form (with Kratos's reason when it refused).
+  if (chosen.result === 'failed') req.log?.warn({ reason: LOG_REASONS.ory }, 'invitation password not set');
+  if (responseMode(req) !== 'json') addFlash(req, { toasts: [{ key: 'invitation.choosePassword', variant: 'warning' }] });
+  const refusal = chosen.result === 'refused' ? mapIdentityProviderError(400, chosen.flow, t).message : t('invitation.choosePassword');
+  const to = chosen.result === 'refused' ? settingsAction(chosen.flow.id) : ROUTES.profile;
+  respondRedirect(req, res, `${to}#password`, { email: created.email, signedIn, passwordRefused: refusal });
 }
 
 export function invitationRoutes(): Router {

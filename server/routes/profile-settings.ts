@@ -39,7 +39,7 @@ import { savedToast } from './profile/ways-in.ts';
 import { addFlash } from './profile/flash.ts';
 import { profileAnswer, renderProfile, renderReactivate } from './profile/page.ts';
 import { pendingDeletionState, redirectResult, settingsBody, settingsQuery, settingsState } from './profile/schemas.ts';
-import { postedName, settingsMethodOf, settingsSubmitFrom, type SettingsMethod, type SettingsSubmit } from './profile/settings-body.ts';
+import { postedName, SETTINGS_METHODS, settingsMethodOf, settingsSubmitFrom, type SettingsMethod, type SettingsSubmit } from './profile/settings-body.ts';
 import { liveSessionsOf } from '../socket/emit.ts';
 import { signOutEverywhereRoutes } from './profile/sign-out-everywhere.ts';
 
@@ -97,6 +97,12 @@ const withUser: RequestHandler = async (req, res, next) => {
 };
 
 const FIELD_OF: Record<SettingsMethod, string> = { profile: 'traits.name', password: 'password', oidc: 'link' };
+
+/** The settings form whose field carries an error in this flow, if any. */
+function erroredMethodOf(flow: KratosFlow): SettingsMethod | undefined {
+  const group = flow.ui.nodes.find((node) => node.messages.some((message) => message.type === 'error'))?.group;
+  return (SETTINGS_METHODS as readonly string[]).includes(group ?? '') ? (group as SettingsMethod) : undefined;
+}
 
 /** A post our allow-list refuses: the section again with the error where it shows. */
 function refuse(screen: ScreenRequest, flow: KratosFlow, built: Extract<SettingsSubmit, { ok: false }>) {
@@ -156,7 +162,8 @@ export const profileSettingsScreen: FlowScreen<unknown> = {
     return built.body;
   },
   async view(screen, state) {
-    const answer = await profileAnswer(screen.req, screen.res, userOf(screen.res), { flow: state.flow });
+    // A flow shown with errors another page's submit left in it (the invitation's refused password): their section opens.
+    const answer = await profileAnswer(screen.req, screen.res, userOf(screen.res), { flow: state.flow, failedMethod: erroredMethodOf(state.flow) });
     return { title: answer.title, page: answer.page, fragment: answer.fragment, jsonExtra: answer.state };
   },
   onSuccess: saved,

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestClock } from '../../../embedded/clock.ts';
 import { signIn, uniqueEmail, useIdentities } from '../../support/fixtures.ts';
-import { alerts, Browser, hiddenValue } from '../../support/http.ts';
+import { alerts, Browser, hiddenValue, visibleText } from '../../support/http.ts';
 import { LOG_REASONS } from '../../../server/log-reasons.ts';
+import { catalogueText } from '../../support/browser.ts';
 import { startProfileStack, type ProfileStack } from '../profile/profile-stack.ts';
 
 // Sign-up through an invitation the backend issued: the invitation screen on the stack with the backend
@@ -83,6 +84,41 @@ describe('/sign-up/invitation', () => {
     const json = await browser.get('/sign-up/invitation?token=nope', { accept: 'application/json' });
     expect(json.status).toBe(404);
     expect(JSON.parse(json.text)).toMatchObject({ code: 'invalid_invitation_token' });
+  });
+
+  test("the identity service's password policy applies: a password like the address is refused on the profile's password form, never usable", async () => {
+    const email = invitedEmail('policy');
+    const token = await env.invite(email);
+    const browser = new Browser(env.appUrl);
+    const { csrf } = await openInvitation(browser, token);
+    const answer = await browser.post('/sign-up/invitation', { _csrf: csrf!, token, password: email, terms: 'on' });
+    expect(answer.status).toBe(303);
+    const to = new URL(answer.location!, env.appUrl);
+    expect(to.pathname).toBe('/profile-settings');
+    expect(to.hash).toBe('#password');
+    // Signed in, on the password form with the reason (Kratos's 4000031: too similar to the address) and our notice.
+    const profile = await browser.follow(`${to.pathname}${to.search}`);
+    expect(profile.status).toBe(200);
+    expect(profile.text).toContain('id="field-password-error"');
+    expect(visibleText(profile.text)).toContain(catalogueText('en', 'errorMessage.similarPassword'));
+    expect(profile.text).toContain(catalogueText('en', 'invitation.choosePassword'));
+    // The refused password signs nobody in; the invitation is used.
+    expect((await signIn(new Browser(env.appUrl), email, email)).status).not.toBe(303);
+    expect((await new Browser(env.appUrl).get(`/sign-up/invitation?token=${encodeURIComponent(token)}`)).status).toBe(410);
+
+    // JSON says the same: signed in, the password refused and why, the way to the password form.
+    const other = invitedEmail('policy-json');
+    const otherToken = await env.invite(other);
+    const jsonBrowser = new Browser(env.appUrl);
+    const opened = await openInvitation(jsonBrowser, otherToken);
+    const json = await jsonBrowser.postJson('/sign-up/invitation', { _csrf: opened.csrf!, token: otherToken, password: other, terms: true });
+    expect(json.status).toBe(200);
+    expect(JSON.parse(json.text)).toMatchObject({
+      email: other,
+      signedIn: true,
+      redirect_to: expect.stringMatching(/^\/profile-settings\?flow=[0-9a-f-]{36}#password$/),
+      passwordRefused: expect.stringContaining('too similar'),
+    });
   });
 
   test('validation: short password and missing terms are shown on their fields; nothing is created', async () => {

@@ -25,6 +25,9 @@ import { keptAppLog, reportOnFailure, type LogSource } from './stack-log.ts';
  */
 export const onRealKratos = process.env.ORY_TARGET === 'kratos';
 
+/** The stack backend's admin API key (its admin routes: invitations). */
+export const STACK_BACKEND_ADMIN_KEY = 'stack-tests-admin-key';
+
 /** Real Kratos, configured from the same stand-in settings a test gives (see scripts/ory/kratos-config.ts). */
 async function startRealIdentity(
   appUrl: string,
@@ -123,6 +126,7 @@ export async function startStack(
   const backend = await startBackend({
     port: 0,
     database: ':memory:',
+    adminApiKey: STACK_BACKEND_ADMIN_KEY,
     identityPublicUrl: identity.publicUrl,
     identityAdminUrl: identity.adminUrl,
     ...tokenTrust,

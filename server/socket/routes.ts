@@ -11,8 +11,9 @@ import { z } from 'zod';
 import { backendClientFor, callerOf } from '../backend-client.ts';
 import { whoami } from '../flows/kratos.ts';
 import type { AppLocals } from '../locals.ts';
+import { translator } from '../request-context.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
-import { ERROR_CODES } from '../../core/errors.ts';
+import { ERROR_CODES, errorBody } from '../../core/errors.ts';
 import { ROUTES } from '../../core/routes.ts';
 
 const forceReloadBody = z.object({
@@ -57,11 +58,14 @@ export function bearerMatches(header: string | undefined, secret: string): boole
   return timingSafeEqual(digest(given), digest(secret));
 }
 
+/** A 401's body, shaped as every other error answer (code, translated message, meta). */
+const unauthorized = (req: Request, code: string) => errorBody({ code, message: translator(req)('errorMessage.unauthorized') });
+
 async function token(req: Request, res: Response): Promise<void> {
   res.set('Cache-Control', 'no-store');
   const session = await whoami(req, res);
   const value = session ? await backendClientFor(req).authorizationToken(callerOf(req, res)) : null;
-  if (!value) return void res.status(401).json({ code: ERROR_CODES.signedOut });
+  if (!value) return void res.status(401).json(unauthorized(req, ERROR_CODES.signedOut));
   res.json({ token: value });
 }
 
@@ -69,7 +73,7 @@ function forceReload(req: Request, res: Response): void {
   const { config, liveSessions } = req.app.locals as AppLocals;
   if (!config.FORCE_RELOAD_SECRET) return void res.status(404).json({ code: 'not_found' });
   if (!bearerMatches(req.get('authorization'), config.FORCE_RELOAD_SECRET)) {
-    return void res.status(401).set('WWW-Authenticate', 'Bearer').json({ code: 'unauthorized' });
+    return void res.status(401).set('WWW-Authenticate', 'Bearer').json(unauthorized(req, 'unauthorized'));
   }
   const body = forceReloadBody.safeParse(req.body ?? {});
   if (!body.success || (!body.data.identityId && !body.data.sessionId)) return void res.status(400).json({ code: 'invalid_body' });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Socket } from 'socket.io';
 import { liveSocket } from '../../../client/islands/socket.ts';
+import { catalogueText } from '../../support/browser.ts';
 import { useIdentities, type Browser } from '../../support/fixtures.ts';
 import { hiddenValue } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
@@ -130,13 +131,16 @@ describe('live session socket', () => {
   test('the internal endpoint needs the secret and a target', async () => {
     expect((await postForceReload({ identityId: 'x' }, 'wrong-secret-wrong-secret-wrong-secret')).status).toBe(401);
     expect((await postForceReload({})).status).toBe(400);
-    expect((await fetch(`${stack.appUrl}/internal/force-reload`, { method: 'POST' })).status).toBe(401);
+    const refused = await fetch(`${stack.appUrl}/internal/force-reload`, { method: 'POST' });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ code: 'unauthorized', message: 'Please sign in to continue.', meta: {} });
   });
 
-  test('the token endpoint answers 401 without a session', async () => {
-    const answer = await fetch(`${stack.appUrl}/live-session/token`, { headers: { accept: 'application/json' } });
+  test('the token endpoint answers 401 without a session, shaped as every error answer and translated', async () => {
+    const answer = await fetch(`${stack.appUrl}/live-session/token`, { headers: { accept: 'application/json', 'accept-language': 'fr' } });
     expect(answer.status).toBe(401);
     expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(await answer.json()).toEqual({ code: 'session_inactive', message: catalogueText('fr', 'errorMessage.unauthorized'), meta: {} });
   });
 
   test('signing out sends force-reload to the sockets of that browser session; the next token fetch finds it gone', async () => {

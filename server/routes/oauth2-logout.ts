@@ -52,14 +52,14 @@ export async function showOAuth2Logout(req: Request, res: Response, signOut: Sig
   } catch (error) {
     return answerOAuth2Failure(req, res, error);
   }
-  await whoami(req, res); // our form's token is bound to who is signed in (server/security/csrf.ts)
+  const signedIn = (await whoami(req, res)) !== null; // our form's token is bound to who is signed in (server/security/csrf.ts)
   await ensureCsrfToken(req, res);
   const csrfToken = String(res.locals.csrfToken ?? '');
   if (responseMode(req) === 'json') {
     return void res.set('Cache-Control', 'no-store').json({ client_name: clientName ?? null, csrf_token: csrfToken, action: ROUTES.logout });
   }
   const t = translator(req);
-  renderPage(req, res, createElement(OAuth2LogoutPage, { action: ROUTES.logout, challenge, clientName }), {
+  renderPage(req, res, createElement(OAuth2LogoutPage, { action: ROUTES.logout, challenge, clientName, signedIn }), {
     title: clientName ? t('oauth2.logout.title', { client: clientName }) : t('oauth2.logout.titleAll'),
   });
 }

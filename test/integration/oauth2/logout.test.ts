@@ -2,6 +2,7 @@
 // "Sign out of <app>?" → Yes ends the Kratos session and Hydra's login session and lands on the client's
 // post-logout URI; No keeps both and goes home; skip_logout_consent signs out without asking.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { catalogueText } from '../../support/browser.ts';
 import { useIdentities } from '../../support/fixtures.ts';
 import { Browser, hiddenValue, visibleText } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
@@ -79,6 +80,17 @@ describe('logout challenge', () => {
     const again = await browser.get(`/logout?logout_challenge=${encodeURIComponent(challenge)}`);
     expect(again.status).toBe(303);
     expect(again.location!.startsWith(`${stack.oauth2!.publicUrl}/oauth2/sessions/logout`)).toBe(true);
+  });
+
+  test("signed out here already: the page says Yes ends the app's sign-in only", async () => {
+    const client = await registerClient(stack, { client_name: 'Document app' });
+    const { browser, idToken } = await signedInToClient(client);
+    for (const name of [...browser.cookies.keys()].filter((cookie) => cookie.startsWith('ory_kratos_session'))) browser.cookies.delete(name);
+    expect(await whoamiStatus(browser)).toBe(401);
+    const page = await walk(browser, endSessionUrl(idToken));
+    expect(new URL(page.url).pathname).toBe('/logout');
+    expect(visibleText(page.text)).toContain(catalogueText('en', 'oauth2.logout.textSignedOut'));
+    expect(visibleText(page.text)).not.toContain(catalogueText('en', 'oauth2.logout.text'));
   });
 
   test('No: Hydra is told, both sessions stay, home', async () => {

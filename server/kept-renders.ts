@@ -2,7 +2,9 @@
  * Guest pages that show nothing anyone entered, rendered by React once their inputs repeat and kept
  * (decision 243): a new sign-in page differs from the last one only in values made for its request (the
  * flow id, CSRF tokens, the CSP nonce), so rendering it again spent a fifth of the request's CPU on text we
- * already had. The same pages as decision 241's templates, and the same values cut out.
+ * already had. The same pages as decision 241's templates, and the same values cut out. An account's own
+ * page is kept too, apart from the guest screens (decision 253): its key holds the account's data, so it
+ * answers for that account only.
  *
  * A render is keyed by everything it is made from, with the request's values replaced by a placeholder:
  * the page's element tree (its components by identity, every prop), the view context but its translator
@@ -19,8 +21,14 @@ import { cutsIn, partsOf, PLACEHOLDER } from './page-templates.ts';
 /** A render's text around the values' places, and which value stands in each place (an index into the values). */
 type KeptRender = { parts: readonly string[]; order: readonly number[] };
 
-// Per owner (the app): every guest screen per language, with and without the cookie banner, with room.
-const RENDERS_KEPT = 64;
+/**
+ * Which pages a render is kept among: `guest` screens (shared by every visitor), or one `account`'s own pages
+ * (decision 253), which are kept apart so that many people's pages cannot push the guest screens out.
+ */
+export type RenderScope = 'guest' | 'account';
+// Per owner (the app). Guest: every guest screen per language, with and without the cookie banner, with
+// room. Account: the pages of the accounts seen most recently (~17 KB of text each).
+const RENDERS_KEPT: Record<RenderScope, number> = { guest: 64, account: 256 };
 // Values made by Kratos and by us: UUIDs, base64 and base64url, hex. Characters HTML and JSON leave as they
 // are, so a value is in the page as it is in the key; anything else is not keyed (rendered per request).
 const KEYABLE_VALUE = /^[A-Za-z0-9+/=_.~:-]{16,}$/;
@@ -94,14 +102,13 @@ const sameRender = (a: KeptRender, b: KeptRender): boolean =>
   a.parts.length === b.parts.length && a.parts.every((part, i) => part === b.parts[i]) && a.order.every((at, i) => at === b.order[i]);
 
 // `seen`: a render met once under its key, not yet kept.
-const cachesOf = cachesPerOwner((): { kept: LRUCache<string, KeptRender>; seen: LRUCache<string, KeptRender> } => ({
-  kept: boundedLru(RENDERS_KEPT),
-  seen: boundedLru(RENDERS_KEPT),
-}));
+type ScopeCaches = { kept: LRUCache<string, KeptRender>; seen: LRUCache<string, KeptRender> };
+const scopeCaches = (scope: RenderScope): ScopeCaches => ({ kept: boundedLru(RENDERS_KEPT[scope]), seen: boundedLru(RENDERS_KEPT[scope]) });
+const cachesOf = cachesPerOwner((): Record<RenderScope, ScopeCaches> => ({ guest: scopeCaches('guest'), account: scopeCaches('account') }));
 
 /** The kept render for `key` with this request's `values` in their places, or undefined. */
-export function keptRender(owner: object, key: string, values: readonly string[]): string | undefined {
-  const kept = cachesOf(owner).kept.get(key);
+export function keptRender(owner: object, key: string, values: readonly string[], scope: RenderScope = 'guest'): string | undefined {
+  const kept = cachesOf(owner)[scope].kept.get(key);
   if (!kept) return undefined;
   let html = kept.parts[0]!;
   kept.order.forEach((at, i) => {
@@ -114,8 +121,8 @@ export function keptRender(owner: object, key: string, values: readonly string[]
  * A render made for `key`: kept if a render with the same key, made with other values, had the same text
  * around them. A second sighting with other text replaces the first, and neither is kept.
  */
-export function offerRender(owner: object, key: string, html: string, values: readonly string[]): void {
-  const { kept, seen } = cachesOf(owner);
+export function offerRender(owner: object, key: string, html: string, values: readonly string[], scope: RenderScope = 'guest'): void {
+  const { kept, seen } = cachesOf(owner)[scope];
   const render = keptRenderOf(html, values);
   const before = seen.get(key);
   if (!before || !sameRender(before, render)) {

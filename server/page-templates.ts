@@ -3,20 +3,27 @@
  * request (the CSP nonce, the flow id, CSRF tokens), sent as gzip without compressing them again
  * (decision 241). The text with those values cut out is a page's template: its parts between the values are
  * deflated once, each with everything before it (the page's start and CSS, the template so far) as the
- * window, and kept; a request sends the kept parts with its own values between them as stored blocks.
+ * window, and kept; a request sends the kept parts with its own values between them: stored the first
+ * time, copied from there when met again (server/deflate-copy.ts).
  *
  * Only pages that show nothing a person entered come here (server/flows/flow-screen-show.ts decides): a
  * kept template answers faster than a new one, and that must not tell anyone what someone else typed.
+ * An account's own page comes too (decision 253): its text holds that account's data, so its template
+ * serves that account's page only.
  */
 import { constants as zlib, crc32, deflateRawSync } from 'node:zlib';
 import type { LRUCache } from 'lru-cache';
 import { boundedLru, cachesPerOwner } from './bounded-lru.ts';
 import { compressedStart, FINAL_BLOCK, GZIP_HEADER, type CompressedStart, type GuestPage } from './assets.ts';
+import { COPY_DISTANCE_MAX, COPY_LENGTHS, copyBlock } from './deflate-copy.ts';
 
 /** One part of a template: its deflated bytes and how it moves a running CRC-32 (see crcAfter). */
 type Part = { deflated: Buffer; crcOfPart: number; crcShift: Uint32Array };
-/** The texts around the values' places, deflated; `bytes` is the template's length in bytes (the values' included). */
-type Template = { texts: readonly string[]; parts: Part[]; bytes: number };
+/**
+ * The texts around the values' places, deflated; `bytes` is the template's length in bytes (the values'
+ * included), `valueAt` where each value's place starts in the whole stream (the page's start included).
+ */
+type Template = { texts: readonly string[]; parts: Part[]; bytes: number; valueAt: number[] };
 type Cut = { at: number; value: string };
 
 // Stands for a value in the template: never in a page's text, so a deflated part cannot refer back into
@@ -30,10 +37,15 @@ const WINDOW_BYTES = 32 * 1024;
 
 // Both keyed by the page's length and where its values stand (shapeOf), and checked against the texts:
 // hashing the whole text as a key cost ~20 µs a page. `seen`: the texts of a template met once, not yet kept.
-const cacheFor = cachesPerOwner((): { kept: LRUCache<string, Template>; seen: LRUCache<string, readonly string[]> } => ({
-  kept: boundedLru(TEMPLATES_KEPT),
-  seen: boundedLru(TEMPLATES_KEPT),
-}));
+type TemplateCaches = { kept: LRUCache<string, Template>; seen: LRUCache<string, readonly string[]> };
+const templateCaches = (entries: number): TemplateCaches => ({ kept: boundedLru(entries), seen: boundedLru(entries) });
+const cacheFor = cachesPerOwner((): TemplateCaches => templateCaches(TEMPLATES_KEPT));
+
+// A page with no kept start (an account's own page, decision 253): its template starts at the document's
+// first byte. Kept apart from the guest starts' templates, for the accounts seen most recently.
+const NO_START: CompressedStart = { css: '', deflated: Buffer.alloc(0), bytes: Buffer.alloc(0), length: 0, crc: 0 };
+const ACCOUNT_TEMPLATES_KEPT = 256;
+const accountTemplates = templateCaches(ACCOUNT_TEMPLATES_KEPT);
 
 /** Where each value stands in `text`, in order, overlaps dropped. */
 export function cutsIn(text: string, values: readonly string[]): Cut[] {
@@ -82,6 +94,7 @@ const sameTexts = (a: readonly string[], b: readonly string[]): boolean => a.len
 
 function buildTemplate(start: CompressedStart, parts: readonly string[], cuts: readonly Cut[]): Template {
   const built: Part[] = [];
+  const valueAt: number[] = [];
   let before = start.bytes;
   let bytes = 0;
   parts.forEach((text, i) => {
@@ -93,14 +106,15 @@ function buildTemplate(start: CompressedStart, parts: readonly string[], cuts: r
     const cut = cuts[i];
     const placeholder = cut ? Buffer.alloc(cut.value.length, PLACEHOLDER) : Buffer.alloc(0);
     before = Buffer.concat([dictionary, partBytes, placeholder]);
+    if (cut) valueAt.push(start.length + bytes + partBytes.length);
     bytes += partBytes.length + placeholder.length;
   });
-  return { texts: parts, parts: built, bytes };
+  return { texts: parts, parts: built, bytes, valueAt };
 }
 
 /** The kept template of a page with these parts, kept now if it is the second time they are seen. */
-function templateFor(start: CompressedStart, shape: string, parts: readonly string[], cuts: readonly Cut[]): Template | undefined {
-  const { kept, seen } = cacheFor(start);
+function templateFor(caches: TemplateCaches, start: CompressedStart, shape: string, parts: readonly string[], cuts: readonly Cut[]): Template | undefined {
+  const { kept, seen } = caches;
   const template = kept.get(shape);
   if (template && sameTexts(template.texts, parts)) return template;
   const before = seen.get(shape);
@@ -122,32 +136,69 @@ const STORED_HEADER_BYTES = 5;
  * Each value goes in as a stored deflate block (it follows a sync-flushed part, so on a byte boundary).
  */
 export function gzipTemplatedGuestPage(page: GuestPage, css: string, values: readonly string[]): Buffer | undefined {
-  const cuts = cutsIn(page.rest, values);
-  if (cuts.length === 0) return undefined;
-  const parts = partsOf(page.rest, cuts);
   const start = compressedStart(page.start, css);
-  const template = templateFor(start, shapeOf(page.rest, cuts), parts, cuts);
+  return gzipTemplated(cacheFor(start), start, page.rest, values);
+}
+
+/**
+ * A page without the guest start (an account's own page, decision 253) as gzip from its kept template, or
+ * undefined, as gzipTemplatedGuestPage. Its text holds one account's data, so its template serves only a
+ * page of the same text: the same account's, with other values.
+ */
+export function gzipTemplatedPage(html: string, values: readonly string[]): Buffer | undefined {
+  return gzipTemplated(accountTemplates, NO_START, html, values);
+}
+
+function gzipTemplated(caches: TemplateCaches, start: CompressedStart, text: string, values: readonly string[]): Buffer | undefined {
+  const cuts = cutsIn(text, values);
+  if (cuts.length === 0) return undefined;
+  const parts = partsOf(text, cuts);
+  const template = templateFor(caches, start, shapeOf(text, cuts), parts, cuts);
   if (!template) return undefined;
-  let size = GZIP_HEADER.length + start.deflated.length + FINAL_BLOCK.length + 8;
-  for (const part of template.parts) size += part.deflated.length;
-  for (const cut of cuts) size += STORED_HEADER_BYTES + cut.value.length;
-  const out = Buffer.allocUnsafe(size);
-  let at = GZIP_HEADER.copy(out, 0);
-  at += start.deflated.copy(out, at);
+  const out: Buffer[] = [GZIP_HEADER, start.deflated];
   let crc = start.crc;
+  // Where each value was last sent: a value met again is copied from there (server/deflate-copy.ts).
+  const sentAt = new Map<string, number>();
   template.parts.forEach((part, i) => {
-    at += part.deflated.copy(out, at);
+    out.push(part.deflated);
     crc = crcAfter(part, crc);
     const cut = cuts[i];
     if (!cut) return;
-    out[at] = 0; // not final, stored
-    out.writeUInt16LE(cut.value.length, at + 1);
-    out.writeUInt16LE(~cut.value.length & 0xffff, at + 3);
-    at += STORED_HEADER_BYTES + out.write(cut.value, at + STORED_HEADER_BYTES, 'latin1');
+    out.push(valueBlock(cut.value, template.valueAt[i]!, sentAt));
     crc = crc32(cut.value, crc);
   });
-  at += FINAL_BLOCK.copy(out, at);
-  at = out.writeUInt32LE(crc, at);
-  out.writeUInt32LE((start.length + template.bytes) >>> 0, at);
-  return out;
+  const trailer = Buffer.allocUnsafe(8);
+  trailer.writeUInt32LE(crc, 0);
+  trailer.writeUInt32LE((start.length + template.bytes) >>> 0, 4);
+  out.push(FINAL_BLOCK, trailer);
+  return Buffer.concat(out);
+}
+
+// A kept template's values stand at the same places on every request: their copies are the same blocks.
+const COPIES_KEPT = 4096;
+const copies = boundedLru<string, Buffer>(COPIES_KEPT);
+
+function copyBlockOf(length: number, distance: number): Buffer {
+  const key = `${length},${distance}`;
+  let block = copies.get(key);
+  if (!block) copies.set(key, (block = copyBlock(length, distance)));
+  return block;
+}
+
+/**
+ * A value at byte `at` of the stream: a copy of where it was sent before when that is in deflate's reach,
+ * else a stored block (it follows a sync-flushed part, so it starts on a byte boundary).
+ */
+function valueBlock(value: string, at: number, sentAt: Map<string, number>): Buffer {
+  const before = sentAt.get(value);
+  sentAt.set(value, at);
+  if (before !== undefined && at - before <= COPY_DISTANCE_MAX && value.length >= COPY_LENGTHS.min && value.length <= COPY_LENGTHS.max) {
+    return copyBlockOf(value.length, at - before);
+  }
+  const block = Buffer.allocUnsafe(STORED_HEADER_BYTES + value.length);
+  block[0] = 0; // not final, stored
+  block.writeUInt16LE(value.length, 1);
+  block.writeUInt16LE(~value.length & 0xffff, 3);
+  block.write(value, STORED_HEADER_BYTES, 'latin1');
+  return block;
 }

@@ -5,8 +5,8 @@ import { renderToString } from 'react-dom/server';
 import { ViewContextReact, type ViewContext } from '../views/context.ts';
 import { Document } from '../views/layout/Document.tsx';
 import { guestPageOf, guestPageText, gzipGuestPage, gzipPage, type GuestPage, type IslandBundle } from './assets.ts';
-import { gzipTemplatedGuestPage } from './page-templates.ts';
-import { identityOf, keptRender, offerRender, renderKeyOf } from './kept-renders.ts';
+import { gzipTemplatedGuestPage, gzipTemplatedPage } from './page-templates.ts';
+import { identityOf, keptRender, offerRender, renderKeyOf, type RenderScope } from './kept-renders.ts';
 import { isSessionDialogSuppressed } from '../views/components/SessionChangedDialog.tsx';
 import { urlOnOrigin } from './flows/account-host.ts';
 import type { AppLocals } from './locals.ts';
@@ -104,10 +104,12 @@ export function renderPage(req: Request, res: Response, page: ReactElement, opti
   const ctx = viewContext(req, res);
   const canonical = canonicalOf(locals.config.PUBLIC_URL, req.path);
   res.status(options.status ?? 200);
-  const values = templateValues(res);
-  // A page that shows nothing anyone entered, rendered before from the same inputs (decision 243).
+  const templated = templateValues(res, ctx);
+  const values = templated?.values;
+  // A page rendered before from the same inputs: a guest screen showing nothing anyone entered (decision
+  // 243), or an account's own page (decision 253).
   const key = values && renderKeyOf([options.title, canonical, identityOf(locals.assets), keyedContextOf(ctx), page], values);
-  const kept = key && keptRender(req.app, key, values);
+  const kept = key && keptRender(req.app, key, values, templated.scope);
   const html =
     kept ||
     renderToString(
@@ -117,10 +119,11 @@ export function renderPage(req: Request, res: Response, page: ReactElement, opti
         </Document>
       </ViewContextReact.Provider>,
     );
-  if (key && !kept) offerRender(req.app, key, html, values);
-  const guestPage = guestPageOf(html, locals.assets);
+  if (key && !kept) offerRender(req.app, key, html, values, templated.scope);
+  // An account's own page links the full stylesheet: no need to look for the guest layout in it.
+  const guestPage = templated?.scope === 'account' ? undefined : guestPageOf(html, locals.assets);
   if (guestPage) sendHtml(req, res, { start: `<!doctype html>${guestPage.start}`, rest: guestPage.rest }, locals.assets.guestCss, values);
-  else sendHtml(req, res, `<!doctype html>${html}`);
+  else sendHtml(req, res, `<!doctype html>${html}`, '', values);
 }
 
 /** Renders one fragment (a form) for the form-enhancement island to swap in. */
@@ -131,17 +134,21 @@ export function renderFragment(req: Request, res: Response, fragment: ReactEleme
 }
 
 /**
- * The values made for this request that a page sent from a template carries (decision 241): those of the
- * route that said the page shows nothing anyone entered (`res.locals.pageValues`), and the request's CSP
- * nonce, CSRF token and One Tap offer. Undefined for any other page, and for one with toasts or another status.
+ * The values made for this request that a page sent from a template carries (decisions 241, 253): those of
+ * the route that vouched for the page (`res.locals.pageValues`: a guest screen showing nothing anyone
+ * entered; `res.locals.accountPageValues`: an account's own page, shown to that account), and the request's
+ * CSP nonce, CSRF token, One Tap offer and live-session key. Undefined for any other page, and for one with
+ * toasts or another status.
  */
-function templateValues(res: Response): string[] | undefined {
-  const own = res.locals.pageValues as string[] | undefined;
+function templateValues(res: Response, ctx: ViewContext): { values: string[]; scope: RenderScope } | undefined {
+  const guest = res.locals.pageValues as string[] | undefined;
+  const account = res.locals.accountPageValues as string[] | undefined;
+  const own = guest ?? account;
   // Only the page the route vouched for: not an error page it ended up rendering instead.
   if (!own || res.statusCode !== 200 || (res.locals.toasts as unknown[] | undefined)?.length) return undefined;
   const oneTap = res.locals.oneTap as ViewContext['oneTap'];
-  const values = [...own, res.locals.cspNonce, res.locals.csrfToken, oneTap?.nonce, oneTap?.csrfToken];
-  return values.filter((value): value is string => typeof value === 'string' && value !== '');
+  const values = [...own, res.locals.cspNonce, res.locals.csrfToken, oneTap?.nonce, oneTap?.csrfToken, ctx.liveSession?.sessionKey];
+  return { values: values.filter((value): value is string => typeof value === 'string' && value !== ''), scope: guest ? 'guest' : 'account' };
 }
 
 const COMPRESS_FROM_BYTES = 512;
@@ -164,8 +171,8 @@ function sendHtml(req: Request, res: Response, page: string | GuestPage, guestCs
     res.send(html());
     return;
   }
-  // A page with the guest CSS inline: gzip whose start and CSS were compressed once (decisions 195, 235).
-  const templated = typeof page !== 'string' && values ? gzipTemplatedGuestPage(page, guestCss, values) : undefined;
+  // From a kept template (decisions 241, 253); a guest page's start and CSS were compressed once (decisions 195, 235).
+  const templated = values && (typeof page === 'string' ? gzipTemplatedPage(page, values) : gzipTemplatedGuestPage(page, guestCss, values));
   if (templated) {
     res.set('Content-Encoding', 'gzip');
     res.send(templated);

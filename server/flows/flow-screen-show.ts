@@ -59,7 +59,7 @@ export function showsNothingEntered(query: Record<string, unknown>, flow: Kratos
 }
 
 /** The values a flow's page holds that are made for it: the flow id and its CSRF token (render.tsx adds the request's). */
-function pageValuesOf(flow: KratosFlow): string[] {
+export function pageValuesOf(flow: KratosFlow): string[] {
   const csrf = flow.ui.nodes.find(({ attributes: a }) => a.name === 'csrf_token')?.attributes.value;
   return typeof csrf === 'string' ? [flow.id, csrf] : [flow.id];
 }

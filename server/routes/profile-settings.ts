@@ -19,6 +19,7 @@ import { mapIdentityProviderError } from '../../core/kratos/messages.ts';
 import type { KratosFlow } from '../../core/kratos/types.ts';
 import { pathWithQuery, ROUTES } from '../../core/routes.ts';
 import { flowScreenRoutes, type FlowScreen, type ScreenRequest } from '../flows/flow-screen.ts';
+import { pageValuesOf } from '../flows/flow-screen-show.ts';
 import { awaitsDeletion, markDeletion } from '../flows/deletion-pending.ts';
 import { errorId } from '../flows/kratos.ts';
 import { withNodeValue, withoutEarlierErrors } from '../flows/flow-replacement.ts';
@@ -164,6 +165,8 @@ export const profileSettingsScreen: FlowScreen<unknown> = {
   async view(screen, state) {
     // A flow shown with errors another page's submit left in it (the invitation's refused password): their section opens.
     const answer = await profileAnswer(screen.req, screen.res, userOf(screen.res), { flow: state.flow, failedMethod: erroredMethodOf(state.flow) });
+    // The account's own page, shown to it: rendered and compressed once its inputs repeat (decision 253).
+    if (state.status === 200) screen.res.locals.accountPageValues = pageValuesOf(state.flow);
     return { title: answer.title, page: answer.page, fragment: answer.fragment, jsonExtra: answer.state };
   },
   onSuccess: saved,

@@ -97,3 +97,32 @@ describe('keptRender and offerRender', () => {
     expect(keptRender(owner, other, newValues())).toBeUndefined();
   });
 });
+
+describe("an account's own renders (decision 253)", () => {
+  const render = (values: string[], label?: string) => renderToString(page(values, label));
+  const keep = (owner: object, key: string, scope: 'guest' | 'account', label?: string) => {
+    for (const values of [newValues(), newValues()]) offerRender(owner, key, render(values, label), values, scope);
+  };
+
+  it('are kept apart from the guest screens: a key kept in one answers nothing in the other', () => {
+    const owner = {};
+    const values = newValues();
+    const key = renderKeyOf([page(values)], values)!;
+    keep(owner, key, 'account');
+    expect(keptRender(owner, key, values, 'account')).toBe(render(values));
+    expect(keptRender(owner, key, values, 'guest')).toBeUndefined();
+    expect(keptRender(owner, key, values)).toBeUndefined();
+  });
+
+  it('many accounts’ renders leave the guest screens kept', () => {
+    const owner = {};
+    const values = newValues();
+    const guestKey = renderKeyOf([page(values, 'Sign in')], values)!;
+    keep(owner, guestKey, 'guest', 'Sign in');
+    for (let account = 0; account < 300; account++) {
+      const key = renderKeyOf([page(values, `account ${account}`)], values)!;
+      keep(owner, key, 'account', `account ${account}`);
+    }
+    expect(keptRender(owner, guestKey, values, 'guest')).toBe(render(values, 'Sign in'));
+  });
+});

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { guestPageText, type GuestPage } from '../../server/assets.ts';
-import { gzipTemplatedGuestPage } from '../../server/page-templates.ts';
+import { gzipTemplatedGuestPage, gzipTemplatedPage } from '../../server/page-templates.ts';
 
 // A guest page sent from its kept template (decision 241): the request's own values between parts
 // deflated once. A browser decodes it with zlib's inflate, as node:zlib does here.
@@ -63,5 +63,37 @@ describe('guest pages from kept templates', () => {
     const { v, page } = make();
     const gzipped = gzipTemplatedGuestPage(page, css, [v.flow, v.csrf, v.nonce])!;
     expect(gunzipSync(gzipped).toString()).toBe(guestPageText(page, css));
+  });
+});
+
+describe("an account's own pages from kept templates (decision 253)", () => {
+  // A signed-in page has no kept start: its template starts at the document's first byte.
+  const accountPage = (v: ReturnType<typeof values>, email = 'ada@example.com') => `${start}</head><body><p>${email}</p>${rest(v)}`;
+  const sendAccount = (html: string, v: ReturnType<typeof values>) => gzipTemplatedPage(html, [v.flow, v.csrf, v.nonce]);
+
+  it('templated from its second sighting; each answer inflates to its own page; a value met again is sent as a copy', () => {
+    const first = values();
+    expect(sendAccount(accountPage(first), first)).toBeUndefined();
+    for (const v of [values(), values()]) {
+      const html = accountPage(v);
+      const gzipped = sendAccount(html, v)!;
+      expect(gunzipSync(gzipped).toString()).toBe(html);
+      // The flow id is in the page three times, in the answer once: stored the first time, then copied.
+      expect(html.split(v.flow).length - 1).toBe(3);
+      expect(gzipped.toString('latin1').split(v.flow).length - 1).toBe(1);
+      expect(gzipped.toString('latin1').split(v.nonce).length - 1).toBe(1);
+    }
+  });
+
+  it("another account's page of the same shape never gets the template, nor a guest page's", () => {
+    const a = values();
+    expect(sendAccount(accountPage(a), a), "kept by the first test's pages").toBeDefined();
+    const other = 'bob@example.com';
+    const b = values();
+    expect(sendAccount(accountPage(b, other), b), "first sighting of the other account's text").toBeUndefined();
+    const c = values();
+    expect(gunzipSync(sendAccount(accountPage(c, other), c)!).toString()).toBe(accountPage(c, other));
+    const guest = values();
+    expect(gzipTemplatedGuestPage({ start, rest: accountPage(guest).slice(start.length) }, css, [guest.flow, guest.csrf, guest.nonce])).toBeUndefined();
   });
 });

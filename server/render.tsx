@@ -120,10 +120,11 @@ export function renderPage(req: Request, res: Response, page: ReactElement, opti
       </ViewContextReact.Provider>,
     );
   if (key && !kept) offerRender(req.app, key, html, values, templated.scope);
-  // An account's own page links the full stylesheet: no need to look for the guest layout in it.
-  const guestPage = templated?.scope === 'account' ? undefined : guestPageOf(html, locals.assets);
+  // An account's own page links the full stylesheet: it is sent whole, from its own template once kept.
+  if (templated?.scope === 'account') return sendHtml(req, res, `<!doctype html>${html}`, '', values);
+  const guestPage = guestPageOf(html, locals.assets);
   if (guestPage) sendHtml(req, res, { start: `<!doctype html>${guestPage.start}`, rest: guestPage.rest }, locals.assets.guestCss, values);
-  else sendHtml(req, res, `<!doctype html>${html}`, '', values);
+  else sendHtml(req, res, `<!doctype html>${html}`);
 }
 
 /** Renders one fragment (a form) for the form-enhancement island to swap in. */

@@ -1,6 +1,7 @@
 // The HTTP side of the tests: a browser-like cookie jar over fetch (redirects are NOT followed, so every
 // status and Location can be asserted) and readers of our HTML. Test data (identities, codes) comes from
 // ./fixtures.ts; Playwright from ./browser.ts.
+import { get } from 'node:http';
 
 export type Answer = { status: number; headers: Headers; text: string; location?: string; setCookies: string[] };
 
@@ -211,4 +212,26 @@ export async function postMultipart(
   });
   const text = await response.text();
   return { status: response.status, text, location: response.headers.get('location') ?? undefined, json: () => JSON.parse(text) };
+}
+
+// ── pages as they come over the wire ────────────────────────────────────────────────────────────────
+
+export type RawPage = { status: number; body: Buffer; encoding?: string; nonce: string };
+
+/**
+ * GET a page asking for gzip, its body as sent (fetch would decode it): what the kept gzip templates are
+ * seen by (decisions 241, 253). `nonce`: the CSP nonce its headers give.
+ */
+export function rawPage(baseUrl: string, address: string, cookie = ''): Promise<RawPage> {
+  return new Promise((resolve, reject) => {
+    const headers = { accept: 'text/html', 'accept-encoding': 'gzip', ...(cookie ? { cookie } : {}) };
+    get(new URL(address, baseUrl), { headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        const nonce = /'nonce-([^']+)'/.exec(String(answer.headers['content-security-policy']))?.[1] ?? '';
+        resolve({ status: answer.statusCode ?? 0, body: Buffer.concat(chunks), encoding: answer.headers['content-encoding'], nonce });
+      });
+    }).on('error', reject);
+  });
 }

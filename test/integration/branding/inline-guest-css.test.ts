@@ -5,7 +5,6 @@
 // sent from its kept template with the request's own values (decision 241), and rendered by React only until
 // its inputs repeat (decision 243).
 import { createHash } from 'node:crypto';
-import { get } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -13,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestPageText, gzipGuestPage } from '../../../server/assets.ts';
 import { buildApp } from '../../support/app.ts';
 import { Browser, createIdentity, signIn } from '../../support/fixtures.ts';
-import { formAction } from '../../support/http.ts';
+import { formAction, rawPage as rawPageOf } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 
 let build: ReturnType<typeof buildApp>;
@@ -126,19 +125,10 @@ function manifestCss(): string {
 }
 
 /** A page as it comes over the wire, still gzip, with the CSP nonce its headers give. */
-function rawPage(address: string, cookie = ''): Promise<{ status: number; body: Buffer; nonce: string }> {
-  return new Promise((resolve, reject) => {
-    const headers = { accept: 'text/html', 'accept-encoding': 'gzip', ...(cookie ? { cookie } : {}) };
-    get(new URL(address, stack.appUrl), { headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        expect(answer.headers['content-encoding']).toBe('gzip');
-        const nonce = /'nonce-([^']+)'/.exec(String(answer.headers['content-security-policy']))?.[1] ?? '';
-        resolve({ status: answer.statusCode ?? 0, body: Buffer.concat(chunks), nonce });
-      });
-    }).on('error', reject);
-  });
+async function rawPage(address: string, cookie = ''): Promise<{ status: number; body: Buffer; nonce: string }> {
+  const answer = await rawPageOf(stack.appUrl, address, cookie);
+  expect(answer.encoding).toBe('gzip');
+  return answer;
 }
 
 describe('guest pages from kept templates (decision 241)', () => {

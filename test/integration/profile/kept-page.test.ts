@@ -2,9 +2,9 @@
 // repeat (decision 253, issue #17's profile bar): from a kept render and a kept gzip template, with the
 // request's own nonce, flow id and CSRF tokens in their places. The key holds everything the page shows,
 // so a changed name shows at once, and one account's page never answers for another's.
-import { get } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawPage as rawPageOf } from '../../support/http.ts';
 import { startProfileStack, useProfileUsers, type ProfileStack } from './profile-stack.ts';
 
 let env: ProfileStack;
@@ -17,21 +17,14 @@ const users = useProfileUsers(() => env);
 type RawPage = { status: number; body: Buffer; text: string; nonce: string };
 
 /** The page as it comes over the wire (still gzip), its text, and the CSP nonce its headers give. */
-function rawPage(address: string, cookie: string): Promise<RawPage> {
-  return new Promise((resolve, reject) => {
-    const headers = { accept: 'text/html', 'accept-encoding': 'gzip', cookie };
-    get(new URL(address, env.appUrl), { headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const text = answer.headers['content-encoding'] === 'gzip' ? gunzipSync(body).toString() : body.toString();
-        const nonce = /'nonce-([^']+)'/.exec(String(answer.headers['content-security-policy']))?.[1] ?? '';
-        resolve({ status: answer.statusCode ?? 0, body, text, nonce });
-      });
-    }).on('error', reject);
-  });
+async function rawPage(address: string, cookie: string): Promise<RawPage> {
+  const answer = await rawPageOf(env.appUrl, address, cookie);
+  const text = answer.encoding === 'gzip' ? gunzipSync(answer.body).toString() : answer.body.toString();
+  return { ...answer, text };
 }
+
+/** The flow id of a signed-in user's settings form. */
+const flowOf = (user: { settingsAction: string }): string => new URL(user.settingsAction, env.appUrl).searchParams.get('flow')!;
 
 /** A kept template sends the request's values as stored blocks: the nonce, byte for byte, in the raw gzip. */
 const fromTemplate = (page: RawPage): boolean => page.body.includes(Buffer.from(page.nonce));
@@ -39,7 +32,7 @@ const fromTemplate = (page: RawPage): boolean => page.body.includes(Buffer.from(
 describe("an account's own page from its kept render and template (decision 253)", () => {
   it('asked again, the page comes from the template with its own nonce, flow id and CSRF tokens', async () => {
     const u = await users.signedIn();
-    const flowId = new URL(u.settingsAction, env.appUrl).searchParams.get('flow');
+    const flowId = flowOf(u);
     const pages: RawPage[] = [];
     for (let i = 0; i < 4; i++) pages.push(await rawPage(u.settingsAction, u.browser.cookieHeader()));
     for (const [i, page] of pages.entries()) {
@@ -59,8 +52,8 @@ describe("an account's own page from its kept render and template (decision 253)
     expect(new Set(pages.map((page) => page.nonce)).size).toBe(4);
     // A value the page holds again is sent as a copy of its first place: the flow id is in the gzip once.
     const last = pages[3]!;
-    expect(last.text.split(flowId!).length - 1).toBeGreaterThan(2);
-    expect(last.body.toString('latin1').split(flowId!).length - 1).toBe(1);
+    expect(last.text.split(flowId).length - 1).toBeGreaterThan(2);
+    expect(last.body.toString('latin1').split(flowId).length - 1).toBe(1);
   });
 
   it('a name saved since is shown at once, not the kept page', async () => {
@@ -85,7 +78,6 @@ describe("an account's own page from its kept render and template (decision 253)
         [b, a],
       ] as const) {
         const page = await rawPage(me.settingsAction, me.browser.cookieHeader());
-        const flowOf = (who: typeof me) => new URL(who.settingsAction, env.appUrl).searchParams.get('flow')!;
         expect(page.text.includes(`value="${me.email}"`) && page.text.includes(flowOf(me)) && page.text.includes(me.csrf), `${me.email}, round ${i}`).toBe(
           true,
         );

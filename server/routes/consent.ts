@@ -27,7 +27,7 @@ import { awaitsDeletion, throughRestoreOffer } from '../flows/deletion-pending.t
 import { whoami } from '../flows/kratos.ts';
 import { respondRedirect, responseMode } from '../flows/respond.ts';
 import { redirectResultSchema } from '../flows/schemas.ts';
-import { answerOAuth2Failure, badChallenge, isChallenge, oauth2Admin, redirectOrigins, type OAuth2Admin } from '../oauth2.ts';
+import { answerOAuth2Failure, badChallenge, DENIED_CONSENT, isChallenge, oauth2Admin, redirectOrigins, type OAuth2Admin } from '../oauth2.ts';
 import { documentEndpoint, errorResponse } from '../openapi/registry.ts';
 import { oryClients } from '../ory.ts';
 import { renderPage } from '../render.tsx';
@@ -177,11 +177,7 @@ async function submit(req: Request, res: Response): Promise<void> {
   if (!request) return;
   try {
     if (decision === 'allow') return await accept(req, res, admin, challenge, request, parsed.data.remember === 'true' || parsed.data.remember === 'on');
-    const redirectTo = await admin.rejectConsent(challenge, {
-      error: 'access_denied',
-      error_description: 'The resource owner denied the request',
-      status_code: 403,
-    });
+    const redirectTo = await admin.rejectConsent(challenge, DENIED_CONSENT);
     respondRedirect(req, res, redirectTo);
   } catch (error) {
     answerOAuth2Failure(req, res, error);

@@ -13,6 +13,9 @@
  *                  Our own session (its CSRF token) is destroyed and its cookie cleared.
  *   ?logout_challenge= Hydra's logout UI: the same sign-out, confirmed, then Hydra's logout accepted
  *                  (server/routes/oauth2-logout.ts).
+ *   ?consent_challenge= the restore offer's "No thanks, sign out" on the way to an app: the form carries the
+ *                  consent, and the POST declines it (access_denied) before the same sign-out, landing
+ *                  at the app through Hydra instead (server/routes/consent-on-sign-out.ts).
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { createElement } from 'react';
@@ -30,6 +33,9 @@ import { sessionCookieName } from '../session.ts';
 import { z } from 'zod';
 import { AFTER_LOGOUT_PATH, ROUTES } from '../../core/routes.ts';
 import { hasLogoutChallenge, showOAuth2Logout, submitOAuth2Logout } from './oauth2-logout.ts';
+import { consentToDeny, denyConsent } from './consent-on-sign-out.ts';
+import { redirectOrigins } from '../oauth2.ts';
+import { allowOnThisPage } from '../security/headers.ts';
 import { liveSessionsOf } from '../socket/emit.ts';
 
 export const CLEAR_SITE_DATA = '"cache", "storage"';
@@ -39,9 +45,15 @@ documentEndpoint({
   path: ROUTES.logout,
   summary: 'Sign-out confirmation (carries the CSRF token the POST needs); with logout_challenge, an app asking to sign the user out',
   tags: ['logout'],
-  query: z.object({ logout_challenge: z.string().max(4096).optional().describe("Hydra's logout challenge") }),
+  query: z.object({
+    logout_challenge: z.string().max(4096).optional().describe("Hydra's logout challenge"),
+    consent_challenge: z.string().max(4096).optional().describe("Hydra's consent challenge this sign-out declines"),
+  }),
   responses: {
-    200: { description: 'The CSRF token and where to post it', schema: z.object({ csrf_token: z.string(), action: z.string() }) },
+    200: {
+      description: 'The CSRF token and where to post it (with the consent challenge the sign-out declines, when it is this account’s)',
+      schema: z.object({ csrf_token: z.string(), action: z.string(), consent_challenge: z.string().optional() }),
+    },
     303: { description: 'No live session: signed out already, on to /sign-in' },
   },
 });
@@ -54,10 +66,16 @@ documentEndpoint({
   body: logoutBody.extend({
     logout_challenge: z.string().max(4096).optional().describe("Hydra's logout challenge: sign out of the app that asked too"),
     decision: z.enum(['accept', 'cancel']).optional().describe('With logout_challenge: cancel keeps both sessions'),
+    consent_challenge: z
+      .string()
+      .max(4096)
+      .optional()
+      .describe("The signed-in account's pending consent: declined (access_denied) first, and the answer goes on to the app through Hydra"),
   }),
   responses: {
     200: {
-      description: "Signed out (HTML posts get 303 to /sign-in, or with logout_challenge to Hydra's redirect_to); header Clear-Site-Data",
+      description:
+        "Signed out (HTML posts get 303 to /sign-in, or with logout_challenge or a declined consent_challenge to Hydra's redirect_to); header Clear-Site-Data",
       schema: redirectResultSchema,
     },
     403: errorResponse('Missing or wrong CSRF token (code csrf_invalid)'),
@@ -92,10 +110,10 @@ async function destroyAppSession(req: Request, res: Response): Promise<void> {
   }
 }
 
-function finish(req: Request, res: Response): void {
+function finish(req: Request, res: Response, to = AFTER_LOGOUT_PATH): void {
   clearAuthCookies(res, configOf(req));
   res.set('Clear-Site-Data', CLEAR_SITE_DATA);
-  respondRedirect(req, res, AFTER_LOGOUT_PATH);
+  respondRedirect(req, res, to);
 }
 
 /** Only a browser with a live Kratos session gets the form, and with it our session and CSRF token. */
@@ -118,17 +136,26 @@ async function signOut(req: Request, res: Response): Promise<void> {
 
 async function show(req: Request, res: Response): Promise<void> {
   const csrfToken = String(res.locals.csrfToken ?? '');
+  const consent = await consentToDeny(req, res, req.query.consent_challenge);
+  const consentChallenge = consent ? (req.query.consent_challenge as string) : undefined;
   if (responseMode(req) === 'json') {
-    return void res.set('Cache-Control', 'no-store').json({ csrf_token: csrfToken, action: ROUTES.logout });
+    return void res
+      .set('Cache-Control', 'no-store')
+      .json({ csrf_token: csrfToken, action: ROUTES.logout, ...(consentChallenge ? { consent_challenge: consentChallenge } : {}) });
   }
-  renderPage(req, res, createElement(LogoutPage, { action: ROUTES.logout }), { title: req.t('logout.title') });
+  // JavaScript off, the declined consent ends at the app's redirect URI through Hydra: form-action must name it.
+  if (consent) allowOnThisPage(res, { formAction: redirectOrigins(consent.client?.redirect_uris) });
+  renderPage(req, res, createElement(LogoutPage, { action: ROUTES.logout, consentChallenge }), { title: req.t('logout.title') });
 }
 
 async function submit(req: Request, res: Response): Promise<void> {
-  if (hasLogoutChallenge((req.body as Record<string, unknown> | undefined)?.logout_challenge)) return submitOAuth2Logout(req, res, signOut);
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  if (hasLogoutChallenge(body.logout_challenge)) return submitOAuth2Logout(req, res, signOut);
+  // Declined while still signed in: only the consent's own subject may decline it (consent-on-sign-out.ts).
+  const declined = (await consentToDeny(req, res, body.consent_challenge)) ? await denyConsent(req, body.consent_challenge as string) : undefined;
   await endSession(req, res);
   await destroyAppSession(req, res);
-  finish(req, res);
+  finish(req, res, declined);
 }
 
 export function logoutRoutes(): Router {

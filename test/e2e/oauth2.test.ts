@@ -9,7 +9,7 @@
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_APP_CLIENT_NAME, startDocumentApp, type DocumentApp } from '../../embedded/document-app/index.ts';
-import { catalogueText, submitSignIn } from '../support/browser.ts';
+import { catalogueText, signIn, submitSignIn } from '../support/browser.ts';
 import { atProvider } from './social-steps.ts';
 import { h1, useScreenStack } from './screen-stack.ts';
 
@@ -63,6 +63,18 @@ async function expectSignedInAtClient(page: Page, email: string): Promise<void> 
 
 async function whoamiStatus(): Promise<number> {
   return (await screens.context().request.get(`${screens.stack.identity.publicUrl}/sessions/whoami`, { headers: { accept: 'application/json' } })).status();
+}
+
+/** Signed in on the app, the account's deletion asked from its settings page (every session of it ends there). */
+async function askDeletion(page: Page, account: { email: string; password: string }): Promise<void> {
+  await signIn(page, screens.stack.appUrl, account.email, account.password);
+  await page.goto(`${screens.stack.appUrl}/profile-settings`);
+  const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+  const deleted = await screens.context().request.post(`${screens.stack.appUrl}/profile-settings/delete-account`, {
+    headers: { 'x-csrf-token': csrf, accept: 'application/json' },
+    data: {},
+  });
+  expect(deleted.status()).toBe(200);
 }
 
 async function loginSkip(page: Page): Promise<boolean> {
@@ -122,6 +134,23 @@ for (const javaScriptEnabled of [true, false]) {
       await allowOnConsent(page, false);
       await expectSignedInAtClient(page, email);
     });
+    it("an account waiting for deletion: the restore offer's sign-out declines the client, which hears access_denied", async () => {
+      const account = await screens.newAccount(`oauth2-declined-${javaScriptEnabled ? 'js' : 'nojs'}`);
+      const page = await screens.openPage(javaScriptEnabled);
+      await askDeletion(page, account);
+      await startAtClient(page);
+      await page.waitForURL(onApp('/sign-in'));
+      await submitSignIn(page, account.email, account.password, onApp('/profile-settings'));
+      await page.locator('[data-page="reactivate-account"]').waitFor();
+      await Promise.all([page.waitForURL(onApp('/logout')), page.getByRole('link', { name: catalogueText('en', 'profile.reactivate.signOut') }).click()]);
+      // With JavaScript the confirmation sends itself; without, the person presses Sign out.
+      screens.provoke(400); // the client's page for a sign-in that did not complete
+      if (!javaScriptEnabled) await page.getByRole('button', { name: catalogueText('en', 'authPage.signOut') }).click();
+      await page.waitForURL(atClient);
+      expect(await page.locator('#error').innerText()).toContain('access_denied');
+      expect(await whoamiStatus()).toBe(401);
+    });
+
     it('logout from a client with its ID token (RP-initiated): our confirmation, then both sessions ended', async () => {
       // A client of the test's own whose redirect and post-logout URIs are our home page, so the code and
       // the end of the logout land somewhere this browser can show; the test exchanges the code itself.

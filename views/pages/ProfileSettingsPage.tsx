@@ -102,12 +102,13 @@ export function ReactivateAccountPage(props: {
   scheduledAt: string | null;
   error?: string;
   returnTo?: string;
+  signOutHref?: string;
 }) {
   return (
     <>
       <main className="page page--profile" data-page="reactivate-account">
         <ProfileHeader name={props.name} email={props.email} avatarUrl={props.avatarUrl} />
-        <ReactivateAccount scheduledAt={props.scheduledAt} error={props.error} returnTo={props.returnTo} />
+        <ReactivateAccount scheduledAt={props.scheduledAt} error={props.error} returnTo={props.returnTo} signOutHref={props.signOutHref} />
       </main>
     </>
   );

@@ -24,6 +24,7 @@ import { loadAccountFacts } from './account-facts.ts';
 import { takeFlash } from './flash.ts';
 import type { LinkReturn } from './linking.ts';
 import { waysInOf } from './ways-in.ts';
+import { signOutHrefFor } from '../consent-on-sign-out.ts';
 import type { SettingsMethod } from './settings-body.ts';
 
 /** Message Kratos puts on the settings flow it opens after account recovery. */
@@ -189,6 +190,7 @@ export function renderReactivate(req: Request, res: Response, user: CurrentUser,
       scheduledAt: user.deletionScheduledAt,
       error: options.error,
       returnTo: options.returnTo,
+      signOutHref: signOutHrefFor(req, options.returnTo),
     });
   respondForm(req, res, {
     status,

@@ -6,6 +6,7 @@ import { signIn, useIdentities } from '../../support/fixtures.ts';
 import { Browser, hiddenValue, visibleText } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { MAX_RETURN_TO_LENGTH } from '../../../server/security/return-to.ts';
+import { AFTER_LOGOUT_PATH } from '../../../core/routes.ts';
 import {
   answerConsent,
   authorizeUrl,
@@ -139,22 +140,32 @@ describe('consent screen', () => {
     expect(idTokenClaims(tokens.id_token!).email).toBe(b.person.email);
   });
 
-  test('an account waiting for deletion is offered its restore before any app, even a skipped consent, gets it; then the app does', async () => {
-    const skipping = await registerClient(stack, { skip_consent: true });
+  /** An account whose deletion was asked from its profile (signed in there just now, so no second sign-in is asked). */
+  async function accountWaitingForDeletion() {
     const person = await identities.create();
-    // Deleted from its profile (signed in there just now, so no second sign-in is asked).
     const profileBrowser = new Browser(stack.appUrl);
     expect((await signIn(profileBrowser, person.email)).status).toBe(303);
     const profile = await profileBrowser.follow('/profile-settings');
     const deleted = await profileBrowser.postJson('/profile-settings/delete-account', {}, { 'x-csrf-token': hiddenValue(profile.text, '_csrf')! });
     expect(deleted.status).toBe(200);
+    return person;
+  }
 
+  /** The client's authorize URL in a new browser, signed in as `email`: the restore offer it is sent to. */
+  async function restoreOfferThrough(client: Client, email: string) {
     const browser = new Browser(stack.appUrl);
-    const signInPage = await walk(browser, authorizeUrl(stack, skipping));
-    const offer = await signInOnPage(browser, stack.appUrl, signInPage, person.email);
+    const signInPage = await walk(browser, authorizeUrl(stack, client));
+    const offer = await signInOnPage(browser, stack.appUrl, signInPage, email);
     expect(offer.status).toBe(200);
     expect(new URL(offer.url).pathname).toBe('/profile-settings');
     expect(offer.text).toContain('data-page="reactivate-account"');
+    return { browser, offer };
+  }
+
+  test('an account waiting for deletion is offered its restore before any app, even a skipped consent, gets it; then the app does', async () => {
+    const skipping = await registerClient(stack, { skip_consent: true });
+    const person = await accountWaitingForDeletion();
+    const { browser, offer } = await restoreOfferThrough(skipping, person.email);
     const back = hiddenValue(offer.text, 'return_to')!;
     expect(new URL(back).pathname).toBe('/consent');
     // The way back fits what the offer takes back (server/security/return-to.ts MAX_RETURN_TO_LENGTH).
@@ -163,6 +174,48 @@ describe('consent screen', () => {
     const restored = await submitAndWalk(browser, stack.appUrl, '/profile-settings/reactivate', { _csrf: hiddenValue(offer.text, '_csrf')!, return_to: back });
     expect(new URL(restored.posted.location!).pathname).toBe('/consent');
     expect(callbackParams(restored.url).get('code')).toBeTruthy();
+  });
+
+  test("the restore offer's sign-out declines the app's consent: the app hears access_denied, and the browser is signed out", async () => {
+    const client = await registerClient(stack);
+    const person = await accountWaitingForDeletion();
+    const { browser, offer } = await restoreOfferThrough(client, person.email);
+    const challenge = new URL(hiddenValue(offer.text, 'return_to')!).searchParams.get('consent_challenge')!;
+    const signOutLink = /<a href="([^"]*)">No thanks, sign out<\/a>/.exec(offer.text)?.[1]?.replaceAll('&amp;', '&');
+    expect(signOutLink).toBe(`/logout?consent_challenge=${encodeURIComponent(challenge)}`);
+
+    const confirm = await browser.get(signOutLink!);
+    expect(confirm.status).toBe(200);
+    expect(hiddenValue(confirm.text, 'consent_challenge')).toBe(challenge);
+    // JavaScript off, the post ends at the app's redirect URI through Hydra.
+    expect(confirm.headers.get('content-security-policy') ?? '').toMatch(/form-action [^;]*http:\/\/127\.0\.0\.1:9/);
+    const out = await submitAndWalk(browser, stack.appUrl, '/logout', { _csrf: hiddenValue(confirm.text, '_csrf')!, consent_challenge: challenge });
+    expect(out.posted.status).toBe(303);
+    expect(out.posted.headers.get('clear-site-data')).toBe('"cache", "storage"');
+    expect(callbackParams(out.url).get('error')).toBe('access_denied');
+    expect(callbackParams(out.url).get('state')).toBe(STATE);
+    const profile = await browser.get('/profile-settings');
+    expect(profile.status).toBe(303);
+    expect(new URL(profile.location!, stack.appUrl).pathname).toBe('/sign-in');
+  });
+
+  test("a sign-out naming someone else's consent signs out only: that consent is still theirs to answer", async () => {
+    const client = await registerClient(stack);
+    const { browser: owner, page } = await signInThroughClient(client);
+    const challenge = hiddenValue(page.text, 'consent_challenge')!;
+    const other = new Browser(stack.appUrl);
+    expect((await signIn(other, (await identities.create()).email)).status).toBe(303);
+
+    const confirm = await other.get(`/logout?consent_challenge=${encodeURIComponent(challenge)}`);
+    expect(confirm.status).toBe(200);
+    expect(hiddenValue(confirm.text, 'consent_challenge')).toBeUndefined();
+    const out = await other.post('/logout', { _csrf: hiddenValue(confirm.text, '_csrf')!, consent_challenge: challenge });
+    expect(out.status).toBe(303);
+    const landing = new URL(out.location!, stack.appUrl);
+    expect(`${landing.pathname}${landing.search}`).toBe(AFTER_LOGOUT_PATH);
+
+    const allowed = await answerConsent(owner, stack.appUrl, page, 'allow');
+    expect(callbackParams(allowed.url).get('code')).toBeTruthy();
   });
 
   test('a consent for someone else, or a signed-out browser, is not shown: sign in again (prompt=login)', async () => {

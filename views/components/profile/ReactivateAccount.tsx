@@ -7,9 +7,10 @@ import { longDate } from './long-date.ts';
 /**
  * Shown instead of the settings when a signed-in account is waiting for deletion (its grace period
  * has not ended): restore it, or sign out and let the deletion go ahead. Met on the way from a sign-in,
- * it carries where the sign-in was going (returnTo), to go on there once restored.
+ * it carries where the sign-in was going (returnTo), to go on there once restored; signing out instead
+ * (signOutHref) declines an app's consent that was waiting (server/routes/consent-on-sign-out.ts).
  */
-export function ReactivateAccount(props: { scheduledAt: string | null; error?: string; returnTo?: string }) {
+export function ReactivateAccount(props: { scheduledAt: string | null; error?: string; returnTo?: string; signOutHref?: string }) {
   const t = useT();
   const { csrfToken, lang } = useView();
   const date = props.scheduledAt ? longDate(lang, props.scheduledAt) : '';
@@ -28,7 +29,7 @@ export function ReactivateAccount(props: { scheduledAt: string | null; error?: s
         </Button>
       </form>
       <p className="profile-reactivate__leave">
-        <a href={ROUTES.logout}>{t('profile.reactivate.signOut')}</a>
+        <a href={props.signOutHref ?? ROUTES.logout}>{t('profile.reactivate.signOut')}</a>
       </p>
     </section>
   );

@@ -29,9 +29,12 @@ export const SIGNED_IN_PAGE_BUDGETS = { ...PAGE_BUDGETS, requests: 6, bytes: 24 
  * render-blocking audits) a cold visit is the same on any machine; times depend on the machine and its
  * load: quiet runs meet issue #17's time bars, but inside `npm test` (last, yet on a machine the suites
  * before it left at load 3.6–4.5) the profile page's blocking median reached 21–30 ms (the README's "In the
- * browser"), so CI prints times without failing on them, and Lighthouse's score must reach ciPerformance there.
+ * browser"). So CI prints the time budgets' misses and fails a screen only past pageTimeCeilings: far
+ * enough above every CI run's medians so far (interactive 365–870 ms, blocking 0–30 ms) not to fail on a
+ * busy machine, below what the pages cost before issue #17 (`/sign-in` 1,499 ms and 82 ms), so such a
+ * regression fails. Lighthouse's score must reach ciPerformance there.
  */
-export const CI_GATES = { pages: 'wire' as const, ciPerformance: 90 };
+export const CI_GATES = { pages: 'ci' as const, pageTimeCeilings: { interactiveMs: 1400, blockingMs: 60 }, ciPerformance: 90 };
 
 /**
  * Lighthouse mobile (its simulated throttling) on every guest screen; these audits must pass too.

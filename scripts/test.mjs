@@ -115,7 +115,7 @@ else {
 }
 
 // The page bench (issue #17's browser bar): every screen cold in a throttled Chromium, held on the wire
-// to its budgets (scripts/budgets.ts: CI_GATES says why times are printed, not gated, here). Last and
+// to its budgets and in time to CI's ceilings (scripts/budgets.ts: CI_GATES says why not to the time budgets here). Last and
 // alone, after vitest; BENCH_PAGES_RUNS (default 7) keeps CI's run within about three minutes.
 const pages = run(['scripts/bench-pages.ts', `--runs=${process.env.BENCH_PAGES_RUNS ?? 7}`, `--gate=${CI_GATES.pages}`]);
 if (pages.status === 0) passed += 1;

@@ -140,7 +140,6 @@ export function createOAuth2Admin(config: Config): OAuth2Admin | undefined {
 
 const adminByConfig = new WeakMap<Config, OAuth2Admin | undefined>();
 
-/** This configuration's admin client, built on first use and then reused (undefined: no HYDRA_ADMIN_URL). */
 /** How a declined consent is answered, whether Deny was pressed or the person signed out instead (decision 254). */
 export const DENIED_CONSENT: RejectOAuth2Request = {
   error: 'access_denied',
@@ -148,6 +147,7 @@ export const DENIED_CONSENT: RejectOAuth2Request = {
   status_code: 403,
 };
 
+/** This configuration's admin client, built on first use and then reused (undefined: no HYDRA_ADMIN_URL). */
 export function oauth2Admin(config: Config): OAuth2Admin | undefined {
   if (!adminByConfig.has(config)) adminByConfig.set(config, createOAuth2Admin(config));
   return adminByConfig.get(config);

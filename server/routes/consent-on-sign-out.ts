@@ -46,7 +46,7 @@ export async function consentToDeny(req: Request, res: Response, challenge: unkn
     const request = await admin.getConsentRequest(challenge);
     return request.subject === session.identity.id ? request : undefined;
   } catch (error) {
-    req.log?.info({ code: oauth2Failure(error).code }, 'consent named by a sign-out not found');
+    req.log?.info({ code: oauth2Failure(error).code }, 'consent named by a sign-out not read');
     return undefined;
   }
 }

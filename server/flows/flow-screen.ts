@@ -191,11 +191,13 @@ async function restart<Body>(def: FlowScreen<Body>, screen: ScreenRequest, outco
   if (!next.ok) return withoutFlow(def, screen, next);
   if (responseMode(req) === 'json') {
     const shown = def.prepare ? def.prepare(next.flow, screen) : next.flow;
-    // Kratos's 404 names no error id and says it in English: the code and text the page shows instead.
+    // Kratos's 404 names no error id and says it in English: the code and text the page shows instead,
+    // unless it named what it refused (an unknown social provider is a 404 too: said as such, as the page does).
+    const mapped = mapIdentityProviderError(outcome.status, outcome.body, t);
     const error =
-      outcome.type === 'missing'
+      outcome.type === 'missing' && mapped.meta.socialFailure === undefined
         ? new AppError(outcome.status, ERROR_CODES.flowMissing, t('flowError.restartedMissing'))
-        : mapIdentityProviderError(outcome.status, outcome.body, t);
+        : mapped;
     return flowErrorJson(res, outcome.status, error, shown, screen.action(next.flow.id));
   }
   if (def.onReplaced) return def.onReplaced(screen, next.flow, outcome);

@@ -103,6 +103,19 @@ describe('provider buttons', () => {
     expect(answer.text).not.toContain(catalogueText('pt', 'flowError.restartedMissing'));
     expect(formAction(answer.text, 'sign-in-form')).toMatch(/flow=/);
   });
+
+  test('an unknown provider posted as JSON: 404 that says so, with the flow to go on with, on sign-in and sign-up', async () => {
+    for (const path of ['/sign-in', '/sign-up'] as const) {
+      const browser = new Browser(stack.appUrl);
+      const { action, csrf } = await openForm(browser, path, '?lng=pt');
+      const answer = await browser.postJson(action, { csrf_token: csrf, provider: 'yahoo', ...(path === '/sign-up' ? { terms: true } : {}) });
+      expect(answer.status).toBe(404);
+      const body = JSON.parse(answer.text) as { code: string; message: string; flow?: { id: string } };
+      expect(body.code).not.toBe('self_service_flow_missing');
+      expect(body.message).toBe(catalogueText('pt', 'social.error.unknownProvider'));
+      expect(body.flow?.id).toBeTruthy();
+    }
+  });
 });
 
 describe('spec §2 query parameters', () => {

@@ -18,14 +18,19 @@ function setBusy(form: HTMLFormElement, submitter: HTMLElement | null, busy: boo
   form.setAttribute('aria-busy', String(busy));
   // A dialog's Cancel link too (the form's aria-busy already makes closing ignored: dialogs.ts isBusy).
   form.querySelectorAll('a[data-dialog-close]').forEach((link) => link.setAttribute('aria-disabled', String(busy)));
-  for (const button of Array.from(form.querySelectorAll('button'))) {
+  for (const button of form.querySelectorAll('button')) {
     if (busy) {
       if (button.disabled) button.dataset.wasDisabled = '';
       button.disabled = true;
     } else if (button.dataset.wasDisabled === undefined) button.disabled = false;
     else delete button.dataset.wasDisabled;
   }
-  const loading = submitter || form.querySelector<HTMLElement>('button[type="submit"], button:not([type])');
+  // Enter presses a flow form's hidden copy of its main button (FlowForm's DefaultSubmit, the only submit
+  // <input> there is): the spinner goes on the button shown.
+  const loading =
+    submitter instanceof HTMLInputElement
+      ? form.querySelector<HTMLElement>(`button[value="${submitter.value}"]`)
+      : submitter || form.querySelector<HTMLElement>('button[type="submit"], button:not([type])');
   if (!loading) return;
   loading.classList.toggle('btn--loading', busy);
   loading.toggleAttribute('aria-busy', busy);
@@ -86,7 +91,7 @@ async function submit(form: HTMLFormElement, submitter: HTMLElement | null): Pro
       method: request.method,
       body: request.body,
       headers: { 'X-Enhance': '1', Accept: 'text/html' },
-      credentials: 'same-origin',
+      // (Our cookies go with it: fetch's default credentials are same-origin.)
     });
     const body = response.status >= 400 && response.status < 500 ? await response.text() : '';
     const next = body ? fragmentFor(form, body) : null;

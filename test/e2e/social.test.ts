@@ -60,8 +60,28 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto(`${appUrl}/sign-in`);
       await page.fill('#field-identifier', email);
       await page.fill('#field-password', STRONG_PASSWORD);
+      // With JavaScript the post is held a moment: the spinner is on the password button Enter stood for
+      // (through its hidden copy, decision 250), and on no other.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      if (javaScriptEnabled) {
+        await page.route(
+          (url) => url.pathname === '/sign-in' && url.searchParams.has('flow'),
+          async (route) => {
+            if (route.request().method() === 'POST') await held;
+            await route.continue();
+          },
+        );
+      }
       // Home, signed in: the first provider's button (Apple's sign-in page) would never come back here.
-      await Promise.all([page.waitForURL(`${appUrl}/`), page.press('#field-password', 'Enter')]);
+      const signedIn = Promise.all([page.waitForURL(`${appUrl}/`), page.press('#field-password', 'Enter')]);
+      if (javaScriptEnabled) {
+        const passwordButton = page.locator('button[name="method"][value="password"]');
+        await expect.poll(() => passwordButton.getAttribute('class')).toContain('btn--loading');
+        expect(await page.locator('.btn--loading').count()).toBe(1);
+        release();
+      }
+      await signedIn;
       await signOutFromHome(page, javaScriptEnabled);
 
       await page.goto(`${appUrl}/sign-up`);

@@ -73,6 +73,8 @@ for (const javaScriptEnabled of [true, false]) {
           },
         );
       }
+      // The home's live session asks for its token as it starts: signed out before that answer, it would be a 401.
+      const liveSessionStarted = javaScriptEnabled ? page.waitForResponse((response) => response.url().includes('/live-session/token')) : undefined;
       // Home, signed in: the first provider's button (Apple's sign-in page) would never come back here.
       const signedIn = Promise.all([page.waitForURL(`${appUrl}/`), page.press('#field-password', 'Enter')]);
       if (javaScriptEnabled) {
@@ -82,6 +84,8 @@ for (const javaScriptEnabled of [true, false]) {
         release();
       }
       await signedIn;
+      await page.unrouteAll({ behavior: 'wait' });
+      await liveSessionStarted;
       await signOutFromHome(page, javaScriptEnabled);
 
       await page.goto(`${appUrl}/sign-up`);

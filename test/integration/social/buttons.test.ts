@@ -4,6 +4,7 @@
 // (200 + X-Redirect-To, a full navigation) and JSON (422 browser_location_change_required).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { catalogueText } from '../../support/browser.ts';
+import { ERROR_CODES } from '../../../core/errors.ts';
 import { alerts, Browser, formAction, hiddenValue } from '../../support/http.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { navigate, openForm, pressProvider, PROVIDERS, USER_NAVIGATION } from './social-support.ts';
@@ -111,7 +112,7 @@ describe('provider buttons', () => {
       const answer = await browser.postJson(action, { csrf_token: csrf, provider: 'yahoo', ...(path === '/sign-up' ? { terms: true } : {}) });
       expect(answer.status).toBe(404);
       const body = JSON.parse(answer.text) as { code: string; message: string; flow?: { id: string } };
-      expect(body.code).not.toBe('self_service_flow_missing');
+      expect(body.code).not.toBe(ERROR_CODES.flowMissing);
       expect(body.message).toBe(catalogueText('pt', 'social.error.unknownProvider'));
       expect(body.flow?.id).toBeTruthy();
     }

@@ -1,6 +1,7 @@
 // Steps of the social browser journeys (social.test.ts, social-link.test.ts): the embedded provider's
 // choose-account page as a person uses it, and signing out from the home page.
 import type { Page } from 'playwright';
+import { ROUTES } from '../../core/routes.ts';
 
 export const PROVIDER_IDS = ['google', 'microsoft', 'dropbox', 'apple'] as const;
 
@@ -34,8 +35,19 @@ export async function atProvider(page: Page, origin: string, email: string, to: 
   await page.waitForURL(to);
 }
 
-/** Signs out with the home page's link: JavaScript posts the form at once, without it the user confirms. */
+/**
+ * Signs out with the home page's link: JavaScript posts the form at once, without it the user confirms.
+ * With JavaScript, only once the home's live session has its token: asked for after a sign-out, the
+ * token is a 401, a console error the journey did not mean. A resource timing entry is there once the
+ * answer is in, however long ago, so this wait cannot miss it.
+ */
 export async function signOutFromHome(page: Page, javaScriptEnabled: boolean): Promise<void> {
+  if (javaScriptEnabled) {
+    await page.waitForFunction(
+      (tokenPath) => performance.getEntriesByType('resource').some((entry) => new URL(entry.name).pathname === tokenPath),
+      ROUTES.liveSessionToken,
+    );
+  }
   await page.locator('a[href="/logout"]').first().click();
   if (!javaScriptEnabled) {
     await page.locator('#logout-form').waitFor();
